@@ -300,6 +300,22 @@ GCEV_API const char *gcev_map_name(const gcev_map *m, uint64_t v);
  */
 GCEV_API size_t gcev_map_format(const gcev_map *m, uint64_t v, char *buf, size_t n);
 
+/*
+ * Decodes into a family struct (what the generated gcev_decode_<family>() call):
+ * version resolution as gcev_event_desc_resolve(). `out` must be the family's
+ * struct. *consumed (may be NULL) gets the bytes used.
+ */
+GCEV_API gcev_status gcev_decode_family(uint16_t family, uint16_t version, uint8_t pointer_size,
+                                        const uint8_t *data, size_t size, void *out,
+                                        uint32_t *consumed, gcev_error *err);
+
+/*
+ * Reads element i of a struct array into `elem_out` (a struct of the element's
+ * generated type, a->elem->struct_size bytes).
+ */
+GCEV_API gcev_status gcev_array_elem(const gcev_array *a, uint32_t i, void *elem_out,
+                                     gcev_error *err);
+
 #ifdef __cplusplus
 }
 #endif
@@ -351,22 +367,6 @@ GCEV_API gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_err
 GCEV_API gcev_status gcev_decode_desc(const gcev_event_desc *desc, uint8_t pointer_size,
                                       const uint8_t *data, size_t size, void *struct_out,
                                       uint32_t *consumed, gcev_error *err);
-
-/*
- * Decodes into a family struct (what the generated gcev_decode_<family>() call):
- * version resolution as gcev_event_desc_resolve(). `out` must be the family's
- * struct. *consumed (may be NULL) gets the bytes used.
- */
-GCEV_API gcev_status gcev_decode_family(uint16_t family, uint16_t version, uint8_t pointer_size,
-                                        const uint8_t *data, size_t size, void *out,
-                                        uint32_t *consumed, gcev_error *err);
-
-/*
- * Reads element i of a struct array into `elem_out` (a struct of the element's
- * generated type, a->elem->struct_size bytes).
- */
-GCEV_API gcev_status gcev_array_elem(const gcev_array *a, uint32_t i, void *elem_out,
-                                     gcev_error *err);
 
 /*
  * Encodes `ev` (desc, pointer_size and fields; `present` bits are ignored:

@@ -402,8 +402,8 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
         const gen_family *fam = &p->families[k];
         for (size_t v = 0; v < fam->nversions; v++) {
             const gen_event *e = fam->versions[v];
-            if (!e->tmpl) {
-                continue;
+            if (!e->tmpl || e->tmpl->nfields == 0) {
+                continue; /* an empty template means no payload: desc->tmpl is NULL */
             }
             char base[300];
             snprintf(base, sizeof base, "gcev_%s_v%u", fam->cname, e->version);
@@ -467,13 +467,18 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
         fprintf(f, "%s%s%s, ", e->task ? "\"" : "", e->task ? e->task : "NULL", e->task ? "\"" : "");
         fprintf(f, "%s%s%s, ", e->opcode ? "\"" : "", e->opcode ? e->opcode : "NULL", e->opcode ? "\"" : "");
         fprintf(f, "\"%s\", ", e->keywords ? e->keywords : "");
-        if (e->tmpl) {
+        if (e->tmpl && e->tmpl->nfields > 0) {
             fprintf(f, "&gcev_%s_v%u},\n", e->family->cname, e->version);
         } else {
             fprintf(f, "NULL},\n");
         }
     }
     fprintf(f, "};\n");
+    for (size_t i = 0; i < p->nmaps; i++) {
+        if (p->maps[i].used) {
+            fprintf(f, "#undef MAP_%s\n", p->maps[i].name);
+        }
+    }
     fprintf(f, "const gcev_provider gcev_provider_%s = {\"%s\", \"%s\", ", p->cshort, p->name, p->cprefix);
     emit_guid(f, p->guid);
     fprintf(f, ", %zu, gcev_%s_events};\n\n", p->nevents, p->cshort);

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GCDynamicEvent (.NET 8+): the runtime sends a Name and a blob; the blob's
+ * layout depends on the Name, and starts with its own UInt16 version. The
+ * layouts are events of the pseudo-provider described in
+ * manifest/gc_dynamic.man, keyed by symbol = Name.
+ */
+#include <gcev/gcev.h>
+
+#include <string.h>
+
+#include "gcev_read.h"
+
+/* UTF-16LE text equal to an ASCII string? */
+static int utf16_equals_ascii(gcev_utf16 s, const char *a)
+{
+    size_t n = strlen(a);
+    if (s.nbytes != n * 2) {
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (gcev_rd_u16le(s.data + 2 * i) != (unsigned char)a[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+gcev_status gcev_decode_dynamic(const gcev_event *outer, gcev_event *inner, gcev_error *err)
+{
+    if (err) {
+        memset(err, 0, sizeof *err);
+    }
+    if (!outer || !inner || !outer->desc || outer->desc->family != GCEV_FAMILY_GC_DYNAMIC_EVENT) {
+        if (err) {
+            err->code = GCEV_E_INVALID_ARG;
+            err->message = "not a decoded GCDynamicEvent";
+        }
+        return GCEV_E_INVALID_ARG;
+    }
+    const gcev_gc_dynamic_event *d = &outer->u.gc_dynamic_event;
+    const uint64_t need = GCEV_GC_DYNAMIC_EVENT_HAS_NAME | GCEV_GC_DYNAMIC_EVENT_HAS_DATA;
+    if ((d->present & need) != need) {
+        if (err) {
+            err->code = GCEV_E_INVALID_ARG;
+            err->message = "GCDynamicEvent without Name and Data";
+        }
+        return GCEV_E_INVALID_ARG;
+    }
+    const gcev_provider *p = &gcev_provider_dynamic;
+    const gcev_event_desc *named = NULL;
+    for (uint16_t i = 0; i < p->nevents && !named; i++) {
+        if (utf16_equals_ascii(d->name, p->events[i].symbol)) {
+            named = &p->events[i];
+        }
+    }
+    if (!named) {
+        if (err) {
+            err->code = GCEV_E_UNKNOWN_EVENT;
+            err->message = "no known layout for this GCDynamicEvent name";
+            err->field = "Name";
+        }
+        return GCEV_E_UNKNOWN_EVENT;
+    }
+    if (d->data.size < 2) {
+        if (err) {
+            err->code = GCEV_E_TRUNCATED;
+            err->message = "dynamic event data too short for its version";
+            err->field = "Version";
+        }
+        return GCEV_E_TRUNCATED;
+    }
+    gcev_input in = {p, named->id, gcev_rd_u16le(d->data.data), outer->pointer_size, d->data.data, d->data.size};
+    return gcev_decode(&in, inner, err);
+}

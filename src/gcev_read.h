@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Little-endian loads and stores through memcpy: host endianness and alignment
+ * never matter (unaligned wide loads fault on some ARM cores), and compilers
+ * turn these into single moves on x86-64 and AArch64.
+ */
+#ifndef GCEV_READ_H
+#define GCEV_READ_H
+
+#include <stdint.h>
+#include <string.h>
+
+static inline uint16_t gcev_rd_u16le(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
+}
+
+static inline uint32_t gcev_rd_u32le(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+#else
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+}
+
+static inline uint64_t gcev_rd_u64le(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    return (uint64_t)gcev_rd_u32le(p) | (uint64_t)gcev_rd_u32le(p + 4) << 32;
+#endif
+}
+
+/* Unsigned little-endian value of width 1, 2, 4 or 8. */
+static inline uint64_t gcev_rd_uint(const uint8_t *p, unsigned width)
+{
+    switch (width) {
+    case 1: return p[0];
+    case 2: return gcev_rd_u16le(p);
+    case 4: return gcev_rd_u32le(p);
+    default: return gcev_rd_u64le(p);
+    }
+}
+
+static inline void gcev_wr_uint(uint8_t *p, uint64_t v, unsigned width)
+{
+    for (unsigned i = 0; i < width; i++) {
+        p[i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* The gcev command-line tool: one file per subcommand, on the public API only. */
+#ifndef GCEV_CLI_H
+#define GCEV_CLI_H
+
+#include <gcev/gcev.h>
+#include <stdio.h>
+
+/* Exit statuses shared by every subcommand. */
+enum { GCEV_EXIT_OK = 0, GCEV_EXIT_TRACE_ERROR = 1, GCEV_EXIT_USAGE = 2 };
+
+/* Each takes argv[0] = the subcommand name and returns the exit status. */
+int gcev_cmd_decode(int argc, char **argv);
+int gcev_cmd_schema(int argc, char **argv);
+int gcev_cmd_count(int argc, char **argv);
+int gcev_cmd_dump(int argc, char **argv);
+
+/* "gcev <cmd>: <message>" on stderr; returns GCEV_EXIT_USAGE. */
+int gcev_cli_fail(const char *cmd, const char *fmt, ...);
+
+/* Formats with the snprintf-style formatter into a malloc'ed string (NULL on OOM). */
+char *gcev_cli_format(size_t (*fn)(const gcev_event *, char *, size_t), const gcev_event *ev);
+
+/* Writes s as a JSON string literal (UTF-8 passed through, controls escaped). */
+void gcev_cli_json_string(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gcev decode --provider NAME|GUID --id N --version N --pointer-size 4|8 HEX
+ * Prints {"provider","id","version","name","fields":{...}} (+ "names" with the
+ * enum names of mapped fields when there are any, + "dynamic" for a known
+ * GCDynamicEvent). Bad input: a message on stderr and exit status 2.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Hex text (whitespace and an optional 0x prefix allowed) -> malloc'ed bytes. */
+static int parse_hex(const char *text, uint8_t **out, size_t *n)
+{
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        text += 2;
+    }
+    size_t len = strlen(text);
+    uint8_t *buf = malloc(len / 2 + 1);
+    if (!buf) {
+        return 0;
+    }
+    size_t k = 0;
+    int hi = -1;
+    for (const char *p = text; *p; p++) {
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            continue;
+        }
+        int v = hexval((unsigned char)*p);
+        if (v < 0) {
+            free(buf);
+            return 0;
+        }
+        if (hi < 0) {
+            hi = v;
+        } else {
+            buf[k++] = (uint8_t)(hi << 4 | v);
+            hi = -1;
+        }
+    }
+    if (hi >= 0) {
+        free(buf);
+        return 0;
+    }
+    *out = buf;
+    *n = k;
+    return 1;
+}
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 0);
+    if (errno || end == s || *end || v > max || s[0] == '-') {
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+static void print_event_json(FILE *out, const gcev_event *ev, const char *provider_name)
+{
+    char *fields = gcev_cli_format(gcev_format_fields_json, ev);
+    char *names = gcev_cli_format(gcev_format_names_json, ev);
+    fprintf(out, "{\"provider\":");
+    gcev_cli_json_string(out, provider_name);
+    fprintf(out, ",\"id\":%u,\"version\":%u,\"name\":", ev->desc->id, ev->version);
+    gcev_cli_json_string(out, ev->desc->symbol);
+    fprintf(out, ",\"fields\":%s", fields ? fields : "{}");
+    if (names && strcmp(names, "{}") != 0) {
+        fprintf(out, ",\"names\":%s", names);
+    }
+    free(fields);
+    free(names);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gcev decode --provider NAME|GUID --id N --version N --pointer-size 4|8 HEX\n"
+               "Decodes one event payload (hex bytes) and prints one JSON object:\n"
+               "  {\"provider\",\"id\",\"version\",\"name\",\"fields\":{...}}\n"
+               "plus \"names\" (enum names of mapped fields) and, for a known GCDynamicEvent,\n"
+               "\"dynamic\" (its inner event). Trailing bytes are reported on stderr.\n");
+}
+
+int gcev_cmd_decode(int argc, char **argv)
+{
+    const char *provider = NULL, *hex = NULL;
+    unsigned long id = 0, version = 0, ps = 0;
+    int have_id = 0, have_version = 0, have_ps = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return GCEV_EXIT_OK;
+        } else if (!strcmp(a, "--provider") && more) {
+            provider = argv[++i];
+        } else if (!strcmp(a, "--id") && more) {
+            if (!parse_uint(argv[++i], 65535, &id)) {
+                return gcev_cli_fail("decode", "--id wants a number 0..65535, not '%s'", argv[i]);
+            }
+            have_id = 1;
+        } else if (!strcmp(a, "--version") && more) {
+            if (!parse_uint(argv[++i], 255, &version)) {
+                return gcev_cli_fail("decode", "--version wants a number 0..255, not '%s'", argv[i]);
+            }
+            have_version = 1;
+        } else if (!strcmp(a, "--pointer-size") && more) {
+            if (!parse_uint(argv[++i], 8, &ps) || (ps != 4 && ps != 8)) {
+                return gcev_cli_fail("decode", "--pointer-size must be 4 or 8, not '%s'", argv[i]);
+            }
+            have_ps = 1;
+        } else if (a[0] == '-' && a[1] == '-') {
+            usage(stderr);
+            return gcev_cli_fail("decode", "unknown or incomplete option '%s'", a);
+        } else if (!hex) {
+            hex = a;
+        } else {
+            return gcev_cli_fail("decode", "more than one payload given");
+        }
+    }
+    if (!provider || !have_id || !have_version || !have_ps || !hex) {
+        usage(stderr);
+        return gcev_cli_fail("decode", "--provider, --id, --version, --pointer-size and HEX are required");
+    }
+    const gcev_provider *p = gcev_provider_find(provider);
+    if (!p) {
+        return gcev_cli_fail("decode", "unknown provider '%s' (see 'gcev schema')", provider);
+    }
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    if (!parse_hex(hex, &bytes, &n)) {
+        return gcev_cli_fail("decode", "payload is not an even number of hex digits");
+    }
+    gcev_input in = {p, (uint16_t)id, (uint16_t)version, (uint8_t)ps, bytes, n};
+    gcev_event ev;
+    gcev_error err;
+    gcev_status st = gcev_decode(&in, &ev, &err);
+    if (st != GCEV_OK) {
+        if (err.field) {
+            gcev_cli_fail("decode", "%s: %s, field '%s' at byte %llu of %zu", ev.desc ? ev.desc->symbol : p->name,
+                          err.message, err.field, (unsigned long long)err.offset, n);
+        } else {
+            gcev_cli_fail("decode", "%s id %lu version %lu: %s", p->name, id, version, err.message);
+        }
+        free(bytes);
+        return GCEV_EXIT_USAGE;
+    }
+    print_event_json(stdout, &ev, p->name);
+    if (ev.desc->family == GCEV_FAMILY_GC_DYNAMIC_EVENT) {
+        gcev_event inner;
+        if (gcev_decode_dynamic(&ev, &inner, NULL) == GCEV_OK) {
+            fprintf(stdout, ",\"dynamic\":");
+            print_event_json(stdout, &inner, inner.desc->provider->name);
+            fputc('}', stdout);
+        }
+    }
+    fputs("}\n", stdout);
+    if (ev.trailing) {
+        fprintf(stderr, "gcev decode: note: %u trailing byte(s) after the %s template%s\n", ev.trailing,
+                ev.desc->symbol, ev.newer_version ? " (payload version is newer)" : "");
+    }
+    free(bytes);
+    return GCEV_EXIT_OK;
+}

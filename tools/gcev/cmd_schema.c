@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gcev schema [--format text|json] [NAME]
+ * JSON: [{"provider","id","version","name","fields":[{"name","type"[,"map"][,"count"]
+ *        [,"length"][,"fields"]}]}]; NAME filters by event symbol or family name.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) {
+            return 0;
+        }
+    }
+    return *a == *b;
+}
+
+static int matches(const gcev_event_desc *e, const char *name)
+{
+    if (!name) {
+        return 1;
+    }
+    const gcev_family_info *fam = gcev_family_get(e->family);
+    return ieq(e->symbol, name) || (fam && ieq(fam->name, name));
+}
+
+static void ref_name(FILE *out, const gcev_template *t, int16_t idx, uint16_t fixed)
+{
+    if (idx >= 0) {
+        gcev_cli_json_string(out, t->fields[idx].name);
+    } else {
+        fprintf(out, "%u", fixed);
+    }
+}
+
+static void fields_json(FILE *out, const gcev_template *t)
+{
+    fputc('[', out);
+    for (uint16_t i = 0; t && i < t->nfields; i++) {
+        const gcev_field_desc *f = &t->fields[i];
+        fprintf(out, "%s{\"name\":", i ? "," : "");
+        gcev_cli_json_string(out, f->name);
+        fprintf(out, ",\"type\":");
+        gcev_cli_json_string(out, gcev_type_name((gcev_type)f->type));
+        if (f->map) {
+            fprintf(out, ",\"map\":");
+            gcev_cli_json_string(out, f->map->name);
+        }
+        if (f->store == GCEV_S_ARRAY) {
+            fprintf(out, ",\"count\":");
+            ref_name(out, t, f->count_field, f->fixed_count);
+        }
+        if (f->type == GCEV_T_BINARY || f->length_field >= 0) {
+            fprintf(out, ",\"length\":");
+            ref_name(out, t, f->length_field, f->fixed_count);
+        }
+        if (f->elem) {
+            fprintf(out, ",\"fields\":");
+            fields_json(out, f->elem);
+        }
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+static void fields_text(FILE *out, const gcev_template *t)
+{
+    for (uint16_t i = 0; t && i < t->nfields; i++) {
+        const gcev_field_desc *f = &t->fields[i];
+        fprintf(out, " %s:%s", f->name, gcev_type_name((gcev_type)f->type));
+        if (f->map) {
+            fprintf(out, "(%s)", f->map->name);
+        }
+        if (f->store == GCEV_S_ARRAY) {
+            if (f->count_field >= 0) {
+                fprintf(out, "[%s]", t->fields[f->count_field].name);
+            } else {
+                fprintf(out, "[%u]", f->fixed_count);
+            }
+        }
+        if (f->elem) {
+            fprintf(out, " {");
+            fields_text(out, f->elem);
+            fprintf(out, " }");
+        }
+    }
+}
+
+int gcev_cmd_schema(int argc, char **argv)
+{
+    int json = 0;
+    const char *name = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: gcev schema [--format text|json] [NAME]\n"
+                   "Lists the compiled events (every provider, id, version) and their fields.\n"
+                   "NAME keeps one event symbol (GCStart_V2) or family (GCStart).\n");
+            return GCEV_EXIT_OK;
+        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            const char *f = argv[++i];
+            if (!strcmp(f, "json")) {
+                json = 1;
+            } else if (strcmp(f, "text") != 0) {
+                return gcev_cli_fail("schema", "--format must be text or json, not '%s'", f);
+            }
+        } else if (argv[i][0] == '-') {
+            return gcev_cli_fail("schema", "unknown option '%s'", argv[i]);
+        } else if (!name) {
+            name = argv[i];
+        } else {
+            return gcev_cli_fail("schema", "only one NAME may be given");
+        }
+    }
+    size_t np, shown = 0;
+    const gcev_provider *const *ps = gcev_providers(&np);
+    if (json) {
+        fputc('[', stdout);
+    }
+    for (size_t p = 0; p < np; p++) {
+        for (uint16_t e = 0; e < ps[p]->nevents; e++) {
+            const gcev_event_desc *d = &ps[p]->events[e];
+            if (!matches(d, name)) {
+                continue;
+            }
+            if (json) {
+                fprintf(stdout, "%s{\"provider\":", shown ? "," : "");
+                gcev_cli_json_string(stdout, ps[p]->name);
+                fprintf(stdout, ",\"id\":%u,\"version\":%u,\"name\":", d->id, d->version);
+                gcev_cli_json_string(stdout, d->symbol);
+                fprintf(stdout, ",\"fields\":");
+                fields_json(stdout, d->tmpl);
+                fputc('}', stdout);
+            } else {
+                printf("%s %u v%u %s:", ps[p]->name, d->id, d->version, d->symbol);
+                fields_text(stdout, d->tmpl);
+                fputc('\n', stdout);
+            }
+            shown++;
+        }
+    }
+    if (json) {
+        fputs("]\n", stdout);
+    }
+    if (name && shown == 0) {
+        return gcev_cli_fail("schema", "no event named '%s'", name);
+    }
+    return GCEV_EXIT_OK;
+}
