@@ -144,6 +144,21 @@ GCEV_API const gcev_trace_drop *gcev_trace_drop_at(const gcev_trace *t, size_t i
 /* Closes the trace (NULL allowed). */
 GCEV_API void gcev_trace_close(gcev_trace *t);
 
+/* ------------------------------------------------------------------------ */
+/* Self-describing payloads (EventSource metadata in EventPipe traces)       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * JSON object of an event's payload decoded with the event's own field list
+ * (ev->fields; "{}" when it has none), for events without a compiled schema:
+ * integers as numbers, strings as strings, GUIDs as text, byte arrays as hex,
+ * arrays as JSON arrays, nested structs as objects. A payload that ends inside
+ * a field gives null for it and a final "_truncated":true member.
+ * snprintf semantics (returns the full length, NUL-terminates when n > 0).
+ * Reentrant; reads only ev->payload within ev->payload_size.
+ */
+GCEV_API size_t gcev_trace_format_fields_json(const gcev_trace_event *ev, char *buf, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared state of the EventPipe reader (.netperf V1-V3, .nettrace V4-V6).
+ * gcev_nettrace.c frames objects/blocks, gcev_nettrace_event.c decodes event
+ * headers, stacks, label lists and sequence numbers, gcev_nettrace_meta.c
+ * parses metadata records into field trees.
+ */
+#ifndef GCEV_NETTRACE_INTERNAL_H
+#define GCEV_NETTRACE_INTERNAL_H
+
+#include "gcev_idmap.h"
+#include "gcev_le.h"
+#include "gcev_trace_impl.h"
+
+/* ---- bounded cursor over one block (offsets relative to the block) ---- */
+
+typedef struct np_cur {
+    const uint8_t *p;
+    size_t n;
+    size_t pos;
+} np_cur;
+
+static inline int np_has(const np_cur *c, size_t k) { return c->n - c->pos >= k; }
+
+static inline int np_u8(np_cur *c, uint8_t *v)
+{
+    if (!np_has(c, 1)) {
+        return 0;
+    }
+    *v = c->p[c->pos++];
+    return 1;
+}
+
+static inline int np_u16(np_cur *c, uint16_t *v)
+{
+    if (!np_has(c, 2)) {
+        return 0;
+    }
+    *v = gcev_le16(c->p + c->pos);
+    c->pos += 2;
+    return 1;
+}
+
+static inline int np_u32(np_cur *c, uint32_t *v)
+{
+    if (!np_has(c, 4)) {
+        return 0;
+    }
+    *v = gcev_le32(c->p + c->pos);
+    c->pos += 4;
+    return 1;
+}
+
+static inline int np_u64(np_cur *c, uint64_t *v)
+{
+    if (!np_has(c, 8)) {
+        return 0;
+    }
+    *v = gcev_le64(c->p + c->pos);
+    c->pos += 8;
+    return 1;
+}
+
+static inline int np_guid(np_cur *c, gcev_guid *g)
+{
+    if (!np_has(c, 16)) {
+        return 0;
+    }
+    *g = gcev_guid_load(c->p + c->pos);
+    c->pos += 16;
+    return 1;
+}
+
+static inline int np_skip(np_cur *c, size_t k)
+{
+    if (!np_has(c, k)) {
+        return 0;
+    }
+    c->pos += k;
+    return 1;
+}
+
+/* LEB128 as EventPipe writes it: at most 10 bytes; bits past 64 are a format error. */
+static inline int np_varu64(np_cur *c, uint64_t *v)
+{
+    uint64_t r = 0;
+    for (unsigned shift = 0; shift < 70; shift += 7) {
+        uint8_t b;
+        if (!np_u8(c, &b)) {
+            return 0;
+        }
+        if (shift == 63 && (b & 0x7e)) {
+            return 0;
+        }
+        r |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = r;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline int np_varu32(np_cur *c, uint32_t *v)
+{
+    uint64_t x;
+    if (!np_varu64(c, &x) || x > UINT32_MAX) {
+        return 0;
+    }
+    *v = (uint32_t)x;
+    return 1;
+}
+
+/* ---- metadata ---- */
+
+typedef struct np_meta {
+    uint64_t id;
+    char *provider_name;       /* UTF-8, never NULL */
+    gcev_guid provider_guid;
+    uint8_t has_provider_guid;
+    const gcev_provider *provider;
+    uint16_t event_id;
+    uint16_t version;
+    char *event_name;          /* UTF-8, never NULL */
+    uint64_t keywords;
+    uint8_t opcode, level, has_opcode, has_level;
+    uint32_t nfields;
+    gcev_trace_field *fields;
+} np_meta;
+
+/* ---- V6 label lists (only what the event record exposes) ---- */
+
+typedef struct np_labels {
+    gcev_guid activity, related;
+    uint64_t keywords;
+    uint8_t has_activity, has_related, has_keywords;
+    uint8_t has_opcode, opcode, has_level, level, has_version, version;
+} np_labels;
+
+typedef struct np_thread {     /* V6 thread table row */
+    uint64_t os_tid, os_pid;
+    uint8_t has_tid, has_pid;
+} np_thread;
+
+typedef struct np_seq {        /* per capture thread */
+    uint64_t capture;
+    uint32_t last;
+} np_seq;
+
+typedef struct gcev_nettrace {
+    uint32_t version;          /* 1..6 */
+    int netperf;               /* FastSerialization without the Nettrace magic */
+    int done;
+    /* current block */
+    const uint8_t *blk;
+    size_t blk_len;
+    size_t blk_pos;
+    uint64_t blk_off;          /* file offset of blk[0] */
+    int blk_is_events;         /* 1 events, 2 metadata (V4/V5) */
+    int compressed;
+    int need_end_tag;          /* FastSerialization: EndObject after the block */
+    uint64_t events_end;       /* NetPerf V1/V2: end of the inline events */
+    /* compressed-header state, reset per block */
+    struct {
+        uint32_t meta_id, seq, proc, stack_id, payload_size, label_id;
+        uint64_t capture, tid, ts;
+        gcev_guid act, rel;
+    } prev;
+    /* metadata */
+    np_meta **metas;
+    size_t nmetas, cap_metas;
+    gcev_idmap meta_ids;
+    /* stacks since the last sequence point (copied: blocks are transient) */
+    uint8_t *stack_bytes;
+    size_t stack_used, stack_cap;
+    struct np_stack { size_t off; uint32_t len; } *stacks;
+    size_t nstacks, cap_stacks;
+    gcev_idmap stack_ids;
+    /* V6 label lists since the last sequence point */
+    np_labels *labels;
+    size_t nlabels, cap_labels;
+    gcev_idmap label_ids;
+    /* V6 threads */
+    np_thread *threads;
+    size_t nthreads, cap_threads;
+    gcev_idmap thread_ids;
+    /* sequence numbers per capture thread */
+    np_seq *seqs;
+    size_t nseqs, cap_seqs;
+    gcev_idmap seq_ids;
+} gcev_nettrace;
+
+/* Grows a vector of `size`-byte items to hold at least need; 0 when out of memory or over limit. */
+int gcev_np_reserve(void **v, size_t *cap, size_t need, size_t size);
+
+gcev_status gcev_np_fail(gcev_error *err, gcev_status code, uint64_t offset, const char *msg);
+
+/* gcev_nettrace_meta.c */
+/* Parses a V1-V5 metadata payload (an event blob's payload); `meta_offset` is
+ * the V1/V2 metadata id (file offset of the record), else ignored. */
+gcev_status gcev_np_meta_v5(gcev_trace *t, const uint8_t *p, size_t n, uint64_t file_off,
+                            uint64_t meta_offset, gcev_error *err);
+/* Parses a V6 metadata block. */
+gcev_status gcev_np_meta_block_v6(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_error *err);
+const np_meta *gcev_np_meta_find(const gcev_nettrace *np, uint64_t id);
+void gcev_np_meta_free_all(gcev_nettrace *np);
+
+/* gcev_nettrace_event.c */
+/* Next event of the current event block (metadata records are consumed
+ * internally for V3-V5). GCEV_END when the block is exhausted. */
+gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
+/* Decodes one NetPerf V1/V2 inline event at c (whole blob), fills ev or consumes metadata. */
+gcev_status gcev_np_event_v3(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_trace_event *ev,
+                             int *is_event, gcev_error *err);
+gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_error *err);
+gcev_status gcev_np_sequence_point(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_error *err);
+gcev_status gcev_np_thread_block(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_error *err);
+gcev_status gcev_np_remove_thread_block(gcev_trace *t, np_cur *c, uint64_t file_off,
+                                        gcev_error *err);
+gcev_status gcev_np_label_block(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_error *err);
+void gcev_np_event_free_all(gcev_nettrace *np);
+
+#endif

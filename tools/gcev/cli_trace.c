@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+#include "cli_trace.h"
+
+#include <stdio.h>
+
+#include "cli.h"
+
+static long long read_stdin(void *ctx, void *buf, size_t n)
+{
+    size_t got = fread(buf, 1, n, (FILE *)ctx);
+    if (got == 0 && ferror((FILE *)ctx)) {
+        return -1;
+    }
+    return (long long)got;
+}
+
+int gcev_cli_open_trace(const char *cmd, const char *path, const gcev_trace_options *opts,
+                        gcev_trace **out)
+{
+    gcev_error err = {0};
+    gcev_status st;
+    if (path[0] == '-' && path[1] == '\0') {
+        st = gcev_trace_open_reader(read_stdin, stdin, opts, out, &err);
+    } else {
+        st = gcev_trace_open_file(path, opts, out, &err);
+    }
+    if (st != GCEV_OK) {
+        gcev_cli_fail(cmd, "%s: %s (%s at offset %llu)", path, err.message ? err.message : "",
+                      gcev_status_str(st), (unsigned long long)err.offset);
+        return 1;
+    }
+    return 0;
+}
+
+const char *gcev_cli_provider_label(const gcev_trace_event *ev, char guid_buf[37])
+{
+    if (ev->provider_name && ev->provider_name[0]) {
+        return ev->provider_name;
+    }
+    if (ev->provider) {
+        return ev->provider->name;
+    }
+    if (ev->has_provider_guid) {
+        gcev_guid_format(&ev->provider_guid, guid_buf);
+        return guid_buf;
+    }
+    return "";
+}
+
+const gcev_event_desc *gcev_cli_event_desc(const gcev_trace_event *ev)
+{
+    if (!ev->provider) {
+        return NULL;
+    }
+    gcev_status st;
+    return gcev_event_desc_resolve(ev->provider, ev->event_id, ev->version, &st);
+}
+
+const char *gcev_cli_event_name(const gcev_trace_event *ev)
+{
+    const gcev_event_desc *d = gcev_cli_event_desc(ev);
+    if (d && d->symbol) {
+        return d->symbol;
+    }
+    return ev->event_name ? ev->event_name : "";
+}
+
+void gcev_cli_trace_error(const char *cmd, gcev_status st, const gcev_error *err)
+{
+    fprintf(stderr, "gcev %s: %s: %s at offset %llu\n", cmd, gcev_status_str(st),
+            err->message ? err->message : "", (unsigned long long)err->offset);
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gcev count [--format text|json] FILE
+ * Events per (provider, id, version) and the total. Keys are the provider's
+ * name (or GUID), id and version, never the event name: TraceEvent-style names
+ * merge versions (GC_EVENTS.md trap 13).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_trace.h"
+
+typedef struct count_row {
+    char *provider;
+    char *name;
+    uint16_t id, version;
+    uint64_t count;
+} count_row;
+
+typedef struct count_table {
+    count_row *rows;
+    size_t n, cap;
+    size_t last; /* consecutive events often share a key */
+} count_table;
+
+static int row_matches(const count_row *r, const char *prov, uint16_t id, uint16_t ver)
+{
+    return r->id == id && r->version == ver && strcmp(r->provider, prov) == 0;
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) {
+        memcpy(d, s, n);
+    }
+    return d;
+}
+
+static int count_add(count_table *t, const gcev_trace_event *ev)
+{
+    char gbuf[37];
+    const char *prov = gcev_cli_provider_label(ev, gbuf);
+    if (t->n && row_matches(&t->rows[t->last], prov, ev->event_id, ev->version)) {
+        t->rows[t->last].count++;
+        return 1;
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        if (row_matches(&t->rows[i], prov, ev->event_id, ev->version)) {
+            t->rows[i].count++;
+            t->last = i;
+            return 1;
+        }
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        count_row *r = realloc(t->rows, cap * sizeof *r);
+        if (!r) {
+            return 0;
+        }
+        t->rows = r;
+        t->cap = cap;
+    }
+    count_row *r = &t->rows[t->n];
+    r->provider = dup_str(prov);
+    r->name = dup_str(gcev_cli_event_name(ev));
+    if (!r->provider || !r->name) {
+        free(r->provider);
+        free(r->name);
+        return 0;
+    }
+    r->id = ev->event_id;
+    r->version = ev->version;
+    r->count = 1;
+    t->last = t->n++;
+    return 1;
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+    const count_row *a = pa, *b = pb;
+    int c = strcmp(a->provider, b->provider);
+    if (c) {
+        return c;
+    }
+    if (a->id != b->id) {
+        return a->id < b->id ? -1 : 1;
+    }
+    return (a->version > b->version) - (a->version < b->version);
+}
+
+static void print_json(const count_table *t, uint64_t total)
+{
+    printf("{\"total_events\": %llu, \"events\": [", (unsigned long long)total);
+    for (size_t i = 0; i < t->n; i++) {
+        const count_row *r = &t->rows[i];
+        printf("%s\n  {\"provider\": ", i ? "," : "");
+        gcev_cli_json_string(stdout, r->provider);
+        printf(", \"id\": %u, \"version\": %u, \"name\": ", r->id, r->version);
+        gcev_cli_json_string(stdout, r->name);
+        printf(", \"count\": %llu}", (unsigned long long)r->count);
+    }
+    printf("%s]}\n", t->n ? "\n" : "");
+}
+
+static void print_text(const count_table *t, uint64_t total)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        const count_row *r = &t->rows[i];
+        printf("%10llu  %s id %u v%u %s\n", (unsigned long long)r->count, r->provider, r->id,
+               r->version, r->name);
+    }
+    printf("%10llu  total events\n", (unsigned long long)total);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gcev count [--format text|json] FILE\n"
+               "Counts the events of a .nettrace/.netperf/.etl trace per provider, id and version.\n"
+               "FILE may be '-' for standard input.\n");
+}
+
+int gcev_cmd_count(int argc, char **argv)
+{
+    const char *path = NULL;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return GCEV_EXIT_OK;
+        } else if (!strcmp(a, "--format") && i + 1 < argc) {
+            const char *f = argv[++i];
+            if (!strcmp(f, "json")) {
+                json = 1;
+            } else if (strcmp(f, "text") != 0) {
+                return gcev_cli_fail("count", "--format must be text or json, not '%s'", f);
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return gcev_cli_fail("count", "unknown or incomplete option '%s'", a);
+        } else if (path) {
+            return gcev_cli_fail("count", "more than one FILE given");
+        } else {
+            path = a;
+        }
+    }
+    if (!path) {
+        usage(stderr);
+        return GCEV_EXIT_USAGE;
+    }
+    gcev_trace *t;
+    if (gcev_cli_open_trace("count", path, NULL, &t)) {
+        return GCEV_EXIT_USAGE;
+    }
+    count_table tab = {0};
+    uint64_t total = 0;
+    gcev_trace_event ev;
+    gcev_error err = {0};
+    gcev_status st;
+    int rc = GCEV_EXIT_OK;
+    while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+        if (!count_add(&tab, &ev)) {
+            st = GCEV_E_NOMEM;
+            err.message = "out of memory";
+            break;
+        }
+        total++;
+    }
+    if (st != GCEV_END) {
+        gcev_cli_trace_error("count", st, &err);
+        rc = GCEV_EXIT_TRACE_ERROR;
+    }
+    qsort(tab.rows, tab.n, sizeof *tab.rows, row_cmp);
+    if (json) {
+        print_json(&tab, total);
+    } else {
+        print_text(&tab, total);
+    }
+    for (size_t i = 0; i < tab.n; i++) {
+        free(tab.rows[i].provider);
+        free(tab.rows[i].name);
+    }
+    free(tab.rows);
+    gcev_trace_close(t);
+    return rc;
+}

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gcev dump [--format text|jsonl|csv] [--gc-only] [--sort time] FILE
+ * One line per event. "fields" come from the compiled schema when there is one
+ * (gcev_decode + gcev_format_fields_json), else from the trace's own field
+ * list (EventSource), else {}.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_trace.h"
+
+enum { FMT_TEXT, FMT_JSONL, FMT_CSV };
+
+typedef struct dump_buf {
+    char *s;
+    size_t cap;
+} dump_buf;
+
+/* Runs an snprintf-style formatter into a reusable buffer. */
+static const char *buf_format(dump_buf *b, size_t (*fn)(const void *, char *, size_t),
+                              const void *arg)
+{
+    size_t need = fn(arg, b->s, b->cap);
+    if (need >= b->cap) {
+        char *s = realloc(b->s, need + 1);
+        if (!s) {
+            return NULL;
+        }
+        b->s = s;
+        b->cap = need + 1;
+        fn(arg, b->s, b->cap);
+    }
+    return b->s;
+}
+
+static size_t fmt_decoded(const void *ev, char *buf, size_t n)
+{
+    return gcev_format_fields_json((const gcev_event *)ev, buf, n);
+}
+
+static size_t fmt_selfdesc(const void *ev, char *buf, size_t n)
+{
+    return gcev_trace_format_fields_json((const gcev_trace_event *)ev, buf, n);
+}
+
+/* The fields JSON of an event; *problem gets a decode error message, or NULL. */
+static const char *event_fields(dump_buf *b, const gcev_trace_event *ev, const gcev_event_desc *d,
+                                const char **problem)
+{
+    *problem = NULL;
+    if (d) {
+        gcev_input in = {ev->provider, ev->event_id, ev->version, ev->pointer_size,
+                         ev->payload, ev->payload_size};
+        gcev_event dec;
+        gcev_error err = {0};
+        gcev_status st = gcev_decode(&in, &dec, &err);
+        if (st != GCEV_OK) {
+            *problem = err.message ? err.message : gcev_status_str(st);
+            if (!dec.desc) {
+                return "{}";
+            }
+        }
+        return buf_format(b, fmt_decoded, &dec);
+    }
+    if (ev->nfields) {
+        return buf_format(b, fmt_selfdesc, ev);
+    }
+    return "{}";
+}
+
+static void csv_field(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"') {
+            putchar('"');
+        }
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, const char *name,
+                        const char *fields, const char *problem)
+{
+    if (fmt == FMT_JSONL) {
+        printf("{\"provider\":");
+        gcev_cli_json_string(stdout, prov);
+        printf(",\"id\":%u,\"version\":%u,\"name\":", ev->event_id, ev->version);
+        gcev_cli_json_string(stdout, name);
+        printf(",\"ts\":%lld,\"ms\":%.6f,\"pid\":%u,\"tid\":%llu,\"fields\":%s",
+               (long long)ev->timestamp, ev->ms, ev->process_id,
+               (unsigned long long)ev->thread_id, fields);
+        if (problem) {
+            printf(",\"error\":");
+            gcev_cli_json_string(stdout, problem);
+        }
+        printf("}\n");
+    } else if (fmt == FMT_CSV) {
+        csv_field(prov);
+        printf(",%u,%u,", ev->event_id, ev->version);
+        csv_field(name);
+        printf(",%lld,%.6f,%u,%llu,", (long long)ev->timestamp, ev->ms, ev->process_id,
+               (unsigned long long)ev->thread_id);
+        csv_field(fields);
+        putchar('\n');
+    } else {
+        printf("%12.4f %s/%s id=%u v%u pid=%u tid=%llu %s%s%s\n", ev->ms, prov, name,
+               ev->event_id, ev->version, ev->process_id, (unsigned long long)ev->thread_id,
+               fields, problem ? " error: " : "", problem ? problem : "");
+    }
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gcev dump [--format text|jsonl|csv] [--gc-only] [--sort time] FILE\n"
+               "Prints every event of a .nettrace/.netperf/.etl trace (FILE '-' = standard input).\n"
+               "  --gc-only    only events with a compiled GC schema\n"
+               "  --sort time  timestamp order (default: file order)\n");
+}
+
+int gcev_cmd_dump(int argc, char **argv)
+{
+    const char *path = NULL;
+    int fmt = FMT_TEXT, gc_only = 0;
+    gcev_trace_options opts = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return GCEV_EXIT_OK;
+        } else if (!strcmp(a, "--format") && i + 1 < argc) {
+            const char *f = argv[++i];
+            if (!strcmp(f, "text")) {
+                fmt = FMT_TEXT;
+            } else if (!strcmp(f, "jsonl")) {
+                fmt = FMT_JSONL;
+            } else if (!strcmp(f, "csv")) {
+                fmt = FMT_CSV;
+            } else {
+                return gcev_cli_fail("dump", "--format must be text, jsonl or csv, not '%s'", f);
+            }
+        } else if (!strcmp(a, "--gc-only")) {
+            gc_only = 1;
+        } else if (!strcmp(a, "--sort") && i + 1 < argc) {
+            const char *s = argv[++i];
+            if (strcmp(s, "time") != 0) {
+                return gcev_cli_fail("dump", "--sort only knows 'time', not '%s'", s);
+            }
+            opts.order = GCEV_TRACE_ORDER_TIME;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return gcev_cli_fail("dump", "unknown or incomplete option '%s'", a);
+        } else if (path) {
+            return gcev_cli_fail("dump", "more than one FILE given");
+        } else {
+            path = a;
+        }
+    }
+    if (!path) {
+        usage(stderr);
+        return GCEV_EXIT_USAGE;
+    }
+    gcev_trace *t;
+    if (gcev_cli_open_trace("dump", path, &opts, &t)) {
+        return GCEV_EXIT_USAGE;
+    }
+    if (fmt == FMT_CSV) {
+        printf("provider,id,version,name,ts,ms,pid,tid,fields\n");
+    }
+    dump_buf b = {0};
+    gcev_trace_event ev;
+    gcev_error err = {0};
+    gcev_status st;
+    int rc = GCEV_EXIT_OK;
+    while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+        const gcev_event_desc *d = gcev_cli_event_desc(&ev);
+        if (gc_only && !d) {
+            continue;
+        }
+        char gbuf[37];
+        const char *problem;
+        const char *fields = event_fields(&b, &ev, d, &problem);
+        if (!fields) {
+            st = GCEV_E_NOMEM;
+            err.message = "out of memory";
+            break;
+        }
+        print_event(fmt, &ev, gcev_cli_provider_label(&ev, gbuf), gcev_cli_event_name(&ev), fields,
+                    problem);
+    }
+    if (st != GCEV_END) {
+        fflush(stdout);
+        gcev_cli_trace_error("dump", st, &err);
+        rc = GCEV_EXIT_TRACE_ERROR;
+    }
+    free(b.s);
+    gcev_trace_close(t);
+    return rc;
+}
