@@ -1,0 +1,777 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The .etl reader on files written by tests/etl_builder.c: detection, the log
+ * file header, 32/64-bit EVENT_HEADER records and their extended items,
+ * TraceLogging schemas, kernel/classic records, truncation at every byte and
+ * hostile sizes. The reader is driven through gcev_trace_impl.h so each test
+ * sees exactly what gcev_etl.c returns (ms and ordering are gcev_trace.c's).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "etl_builder.h"
+#include "gcev_etl_records.h"
+#include "gcev_le.h"
+#include "gcev_trace_impl.h"
+
+enum { BUF = 1024 };
+
+/* Microsoft-Windows-DotNETRuntime: named through the compiled schemas. */
+static const gcev_guid runtime_guid = {
+    0xe13c0d23, 0xccbc, 0x4e12, {0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4}};
+static const gcev_guid other_guid = {
+    0x01020304, 0x0506, 0x0708, {0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10}};
+static const gcev_guid activity_guid = {
+    0xaabbccdd, 0x1122, 0x3344, {0x55, 0x66, 0x77, 0x88, 0x99, 0x00, 0x12, 0x34}};
+
+/* ---- driving the reader ---------------------------------------------------- */
+
+static gcev_status etl_open_mem(gcev_trace *t, const uint8_t *d, size_t n, uint32_t max_block,
+                                gcev_error *err)
+{
+    memset(t, 0, sizeof *t);
+    gcev_source_init_memory(&t->src, d, n);
+    t->opts.max_block_size = max_block;
+    return gcev_etl_open(t, err);
+}
+
+static void etl_close(gcev_trace *t)
+{
+    if (t->ops) {
+        t->ops->destroy(t);
+    }
+    gcev_source_close(&t->src);
+}
+
+static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
+    memset(ev, 0, sizeof *ev);
+    memset(err, 0, sizeof *err);
+    return t->ops->next(t, ev, err);
+}
+
+/* Reads every event; returns the final status, *count events before it. */
+static gcev_status etl_drain(gcev_trace *t, size_t *count, gcev_error *err)
+{
+    gcev_trace_event ev;
+    gcev_status st;
+    *count = 0;
+    while ((st = etl_next(t, &ev, err)) == GCEV_OK) {
+        (*count)++;
+    }
+    return st;
+}
+
+static void expect_guid(const gcev_guid *a, const gcev_guid *b)
+{
+    assert_memory_equal(a, b, sizeof *a);
+}
+
+/* ---- fixtures ---------------------------------------------------------------- */
+
+static void default_logfile(etlb_logfile *lf)
+{
+    memset(lf, 0, sizeof *lf);
+    lf->pointer_size = 8;
+    lf->timestamp = 1000;
+    lf->perf_freq = 10000000;
+    lf->clock_type = 1;
+    lf->cpu_speed_mhz = 2304;
+    lf->processors = 4;
+    lf->events_lost = 3;
+    lf->buffers_lost = 1;
+    lf->start_time = 0x01d7a58b4c3947ce;
+}
+
+/* TraceLogging schema: "Ev" with a, s{x, y}, arr[] (VCOUNT), c[4] (CCOUNT), cu (custom). */
+static const uint8_t tl_schema[] = {
+    0, 0,           /* size, patched below */
+    0x00,           /* event tags: none */
+    'E', 'v', 0,
+    'a', 0, 0x08,                  /* UINT32 */
+    's', 0, 0x98, 0x02,            /* struct (chain), 2 members */
+    'x', 0, 0x0f,                  /* GUID */
+    'y', 0, 0x84, 0x83, 0x80, 0x01, /* UINT8, out BOOLEAN + chain, 2 tag bytes */
+    'a', 'r', 'r', 0, 0x48,        /* UINT32 | VCOUNT */
+    'c', 0, 0x28, 4, 0,            /* UINT32 | CCOUNT, count 4 */
+    'c', 'u', 0, 0x6e, 2, 0, 0xaa, 0xbb /* BINARY | CUSTOM, 2 bytes of type info */
+};
+
+static const uint8_t tl_traits[] = {
+    28, 0, 'M', 'y', 'P', 'r', 'o', 'v', 0,
+    19, 0, 1, /* provider group trait */
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+
+static uint8_t schema_buf[sizeof tl_schema];
+
+static void build_basic(etlb *b)
+{
+    etlb_logfile lf;
+    default_logfile(&lf);
+    etlb_init(b, BUF);
+
+    etlb_buffer_begin(b, 0, 0);
+    etlb_logfile_header(b, &lf);
+    uint8_t zeros[48] = {0};
+    etlb_kernel(b, 2, 2, 0x0050, 100, 200, 1000, zeros, sizeof zeros);
+    etlb_buffer_end(b);
+
+    /* A 16-bit processor index (flag 0x20): CPU 258. */
+    etlb_buffer_begin(b, 0x0102, GCEV_ETL_BUFFER_FLAG_PROC_INDEX);
+    uint8_t p8[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    etlb_event e64 = {.header_type = 0x13, .pid = 11, .tid = 12, .ts = 5000, .provider = runtime_guid,
+                      .id = 1, .version = 2, .level = 4, .opcode = 1, .keywords = 0x1,
+                      .activity = activity_guid, .payload = p8, .payload_size = sizeof p8};
+    etlb_event_record(b, &e64);
+    etlb_event e32 = {.header_type = 0x12, .pid = 21, .tid = 22, .ts = 6000, .provider = other_guid,
+                      .id = 2, .version = 1, .level = 5, .opcode = 2, .keywords = 0x8000000000000000u,
+                      .payload = p8, .payload_size = 4};
+    etlb_event_record(b, &e32);
+    /* Extended items: related activity, a SID (not exposed), a 64-bit stack. */
+    uint8_t stack[8 + 3 * 8];
+    memset(stack, 0, sizeof stack);
+    for (int i = 0; i < 3; i++) {
+        gcev_put64(stack + 8 + 8 * i, 0x7ff000001000u + (uint64_t)i);
+    }
+    uint8_t related[16];
+    gcev_guid_store(related, &activity_guid);
+    uint8_t sid[12] = {1, 1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0};
+    etlb_ext ext[] = {{1, related, 16}, {2, sid, sizeof sid}, {6, stack, sizeof stack}};
+    etlb_event ex = {.header_type = 0x13, .pid = 31, .tid = 32, .ts = 7000, .provider = runtime_guid,
+                     .id = 3, .version = 1, .ext = ext, .next = 3, .payload = p8, .payload_size = 2};
+    etlb_event_record(b, &ex);
+    etlb_buffer_end(b);
+
+    etlb_buffer_begin(b, 1, 0);
+    memcpy(schema_buf, tl_schema, sizeof tl_schema);
+    gcev_put16(schema_buf, sizeof tl_schema);
+    etlb_ext tl[] = {{12, tl_traits, sizeof tl_traits}, {11, schema_buf, sizeof schema_buf}};
+    etlb_event tle = {.header_type = 0x13, .pid = 41, .tid = 42, .ts = 8000, .provider = other_guid,
+                      .channel = 11, .level = 5, .ext = tl, .next = 2, .payload = p8, .payload_size = 5};
+    etlb_event_record(b, &tle);
+    etlb_kernel(b, 4, 3, 0x0301, 51, 52, 9000, p8, 8);  /* compact 64: Process group */
+    etlb_kernel(b, 0x11, 2, 0x0f2e, 0, 0, 9100, p8, 8); /* perfinfo 64: sampled profile */
+    etlb_classic(b, 0x14, &other_guid, 7, 3, 2, 61, 62, 9200, p8, 3);
+    etlb_classic(b, 0x0b, &other_guid, 8, 2, 1, 71, 72, 9300, p8, 1);
+    uint8_t wpp[16] = {16, 0, 0, 0x90}; /* WPP message: skipped */
+    etlb_raw(b, wpp, sizeof wpp);
+    etlb_buffer_end(b);
+}
+
+/* ---- detection and header ------------------------------------------------------ */
+
+static void test_detect_built_file_accepted_garbage_rejected(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    assert_int_equal(gcev_etl_detect(b.data, b.size), 1);
+    assert_int_equal(gcev_etl_detect(b.data, 64), 1); /* what gcev_trace.c peeks */
+    assert_int_equal(gcev_etl_detect(b.data, 63), 0);
+    uint8_t head[128];
+    memcpy(head, "Nettrace\x14\0\0\0!FastSerialization.1", 32);
+    memset(head + 32, 0, sizeof head - 32);
+    assert_int_equal(gcev_etl_detect(head, sizeof head), 0);
+    memcpy(head, "!FastSerialization.1", 20);
+    assert_int_equal(gcev_etl_detect(head, sizeof head), 0);
+    memcpy(head, b.data, sizeof head);
+    head[0x48 + 3] = 0x00; /* first record without its marker */
+    assert_int_equal(gcev_etl_detect(head, sizeof head), 0);
+    etlb_free(&b);
+}
+
+static void test_header_fields_fill_trace_info(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    gcev_trace t;
+    gcev_error err = {0};
+    assert_int_equal(etl_open_mem(&t, b.data, b.size, 0, &err), GCEV_OK);
+    assert_int_equal(t.info.format, GCEV_FORMAT_ETL);
+    assert_int_equal(t.info.pointer_size, 8);
+    assert_int_equal(t.info.processor_count, 4);
+    assert_int_equal(t.info.clock_frequency, 10000000);
+    assert_int_equal(t.info.sync_time_qpc, 1000);
+    assert_int_equal(t.info.sync_time_utc, 0x01d7a58b4c3947ce);
+    assert_int_equal(t.info.events_lost, 3);
+    assert_int_equal(t.info.buffers_lost, 1);
+    etl_close(&t);
+    etlb_free(&b);
+}
+
+static void build_header_only(etlb *b, const etlb_logfile *lf)
+{
+    etlb_init(b, BUF);
+    etlb_buffer_begin(b, 0, 0);
+    etlb_logfile_header(b, lf);
+    etlb_buffer_end(b);
+}
+
+static void test_header_32bit_layout_and_clock_types(void **state)
+{
+    (void)state;
+    etlb_logfile lf;
+    default_logfile(&lf);
+    lf.pointer_size = 4;
+    lf.perf_freq = 3000000;
+    etlb b;
+    build_header_only(&b, &lf);
+    gcev_trace t;
+    gcev_error err = {0};
+    assert_int_equal(etl_open_mem(&t, b.data, b.size, 0, &err), GCEV_OK);
+    assert_int_equal(t.info.pointer_size, 4);
+    assert_int_equal(t.info.clock_frequency, 3000000);
+    assert_int_equal(t.info.buffers_lost, 1);
+    gcev_trace_event ev;
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.pointer_size, 4); /* SYSTEM32 header */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_END);
+    etl_close(&t);
+    etlb_free(&b);
+
+    /* Clock type 2: system time, 100 ns ticks whatever PerfFreq says. */
+    default_logfile(&lf);
+    lf.clock_type = 2;
+    build_header_only(&b, &lf);
+    assert_int_equal(etl_open_mem(&t, b.data, b.size, 0, &err), GCEV_OK);
+    assert_int_equal(t.info.clock_frequency, 10000000);
+    etl_close(&t);
+    etlb_free(&b);
+
+    /* Clock type 3: CPU cycles at CpuSpeedInMHz. */
+    lf.clock_type = 3;
+    lf.perf_freq = 0;
+    build_header_only(&b, &lf);
+    assert_int_equal(etl_open_mem(&t, b.data, b.size, 0, &err), GCEV_OK);
+    assert_int_equal(t.info.clock_frequency, 2304000000u);
+    etl_close(&t);
+    etlb_free(&b);
+
+    /* QPC clock without a frequency: nothing can be timed. */
+    lf.clock_type = 1;
+    build_header_only(&b, &lf);
+    assert_int_equal(etl_open_mem(&t, b.data, b.size, 0, &err), GCEV_E_FORMAT);
+    assert_int_equal(err.offset, 0x48);
+    assert_non_null(err.message);
+    etl_close(&t);
+    etlb_free(&b);
+}
+
+/* ---- events ---------------------------------------------------------------------- */
+
+static void test_events_all_record_kinds_in_file_order(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    gcev_trace t;
+    gcev_error err = {0};
+    gcev_trace_event ev;
+    assert_int_equal(etl_open_mem(&t, b.data, b.size, 0, &err), GCEV_OK);
+
+    /* 1. the log file header record itself (EventTrace class, opcode 0) */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    static const gcev_guid event_trace = {
+        0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}};
+    expect_guid(&ev.provider_guid, &event_trace);
+    assert_int_equal(ev.has_provider_guid, 1);
+    assert_int_equal(ev.opcode, 0);
+    assert_int_equal(ev.version, 2);
+    assert_int_equal(ev.process_id, 100);
+    assert_int_equal(ev.thread_id, 200);
+    assert_int_equal(ev.timestamp, 1000);
+    assert_int_equal(ev.processor, 0);
+    assert_int_equal(ev.file_offset, 0x48);
+    assert_int_equal(gcev_le32(ev.payload), BUF); /* TRACE_LOGFILE_HEADER.BufferSize */
+    /* 2. the kernel record after it */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.opcode, 0x50);
+    assert_int_equal(ev.payload_size, 48);
+
+    /* 3. 64-bit EVENT_HEADER of a runtime provider */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    expect_guid(&ev.provider_guid, &runtime_guid);
+    assert_int_equal(ev.event_id, 1);
+    assert_int_equal(ev.version, 2);
+    assert_int_equal(ev.level, 4);
+    assert_int_equal(ev.opcode, 1);
+    assert_int_equal(ev.has_level, 1);
+    assert_int_equal(ev.has_opcode, 1);
+    assert_int_equal(ev.keywords, 1);
+    assert_int_equal(ev.process_id, 11);
+    assert_int_equal(ev.thread_id, 12);
+    assert_int_equal(ev.capture_thread_id, 12);
+    assert_int_equal(ev.timestamp, 5000);
+    assert_int_equal(ev.processor, 0x0102);
+    assert_int_equal(ev.pointer_size, 8);
+    assert_int_equal(ev.payload_size, 8);
+    assert_int_equal(ev.payload[7], 8);
+    assert_int_equal(ev.has_activity_id, 1);
+    expect_guid(&ev.activity_id, &activity_guid);
+    assert_int_equal(ev.has_related_activity_id, 0);
+    assert_null(ev.stack);
+    assert_int_equal(ev.file_offset, BUF + 0x48);
+    assert_non_null(ev.provider);
+    assert_string_equal(ev.provider_name, "Microsoft-Windows-DotNETRuntime");
+    assert_string_equal(ev.event_name, "");
+    assert_int_equal(ev.nfields, 0);
+
+    /* 4. 32-bit EVENT_HEADER: the marker, not the flags, gives the pointer size */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.pointer_size, 4);
+    assert_int_equal(ev.event_id, 2);
+    assert_int_equal(ev.keywords, 0x8000000000000000u);
+    assert_int_equal(ev.payload_size, 4);
+    assert_null(ev.provider);
+    assert_string_equal(ev.provider_name, "");
+
+    /* 5. extended items */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.event_id, 3);
+    assert_int_equal(ev.has_related_activity_id, 1);
+    expect_guid(&ev.related_activity_id, &activity_guid);
+    assert_non_null(ev.stack);
+    assert_int_equal(ev.stack_size, 24);
+    assert_int_equal(gcev_le64(ev.stack + 16), 0x7ff000001002u);
+    assert_int_equal(ev.payload_size, 2);
+    assert_int_equal(ev.payload[0], 1);
+
+    /* 6. TraceLogging: names from traits and schema, fields as a tree */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_string_equal(ev.provider_name, "MyProv");
+    assert_string_equal(ev.event_name, "Ev");
+    assert_int_equal(ev.processor, 1);
+    assert_int_equal(ev.payload_size, 5);
+    assert_int_equal(ev.nfields, 5);
+    assert_string_equal(ev.fields[0].name, "a");
+    assert_int_equal(ev.fields[0].type_code, 8);
+    assert_int_equal(ev.fields[0].array_type_code, 0);
+    assert_string_equal(ev.fields[1].name, "s");
+    assert_int_equal(ev.fields[1].type_code, 24);
+    assert_int_equal(ev.fields[1].nfields, 2);
+    assert_string_equal(ev.fields[1].fields[0].name, "x");
+    assert_int_equal(ev.fields[1].fields[0].type_code, 15);
+    assert_string_equal(ev.fields[1].fields[1].name, "y");
+    assert_int_equal(ev.fields[1].fields[1].type_code, 4);
+    assert_string_equal(ev.fields[2].name, "arr");
+    assert_int_equal(ev.fields[2].type_code, 8);
+    assert_int_equal(ev.fields[2].array_type_code, 8);
+    assert_string_equal(ev.fields[3].name, "c");
+    assert_int_equal(ev.fields[3].array_type_code, 8);
+    assert_string_equal(ev.fields[4].name, "cu");
+    assert_int_equal(ev.fields[4].type_code, 14);
+    assert_int_equal(ev.fields[4].array_type_code, 0);
+
+    /* 7. compact kernel record: Process class */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    static const gcev_guid process = {
+        0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+    expect_guid(&ev.provider_guid, &process);
+    assert_int_equal(ev.opcode, 1);
+    assert_int_equal(ev.version, 3);
+    assert_int_equal(ev.process_id, 51);
+    assert_int_equal(ev.thread_id, 52);
+    assert_int_equal(ev.timestamp, 9000);
+    assert_int_equal(ev.payload_size, 8);
+    /* 8. perfinfo record: no process or thread */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.opcode, 0x2e);
+    assert_int_equal(ev.timestamp, 9100);
+    assert_int_equal(ev.process_id, UINT32_MAX);
+    assert_int_equal(ev.payload_size, 8);
+    /* 9. classic EVENT_TRACE_HEADER */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    expect_guid(&ev.provider_guid, &other_guid);
+    assert_int_equal(ev.opcode, 7);
+    assert_int_equal(ev.level, 3);
+    assert_int_equal(ev.version, 2);
+    assert_int_equal(ev.process_id, 61);
+    assert_int_equal(ev.pointer_size, 8);
+    assert_int_equal(ev.payload_size, 3);
+    /* 10. instance header (32-bit) */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.opcode, 8);
+    assert_int_equal(ev.pointer_size, 4);
+    assert_int_equal(ev.timestamp, 9300);
+    assert_int_equal(ev.payload_size, 1);
+    /* the WPP message is skipped; then the end */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_END);
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_END);
+    etl_close(&t);
+    etlb_free(&b);
+}
+
+static void test_fill_marker_ends_buffer_records(void **state)
+{
+    (void)state;
+    etlb_logfile lf;
+    default_logfile(&lf);
+    etlb b;
+    etlb_init(&b, BUF);
+    etlb_buffer_begin(&b, 0, 0);
+    etlb_logfile_header(&b, &lf);
+    uint8_t fill[8];
+    memset(fill, 0xff, sizeof fill);
+    etlb_raw(&b, fill, sizeof fill);
+    uint8_t junk[16] = {0x10, 0, 0x77, 0x00}; /* would be malformed if read */
+    etlb_raw(&b, junk, sizeof junk);
+    etlb_buffer_end(&b);
+    gcev_trace t;
+    gcev_error err = {0};
+    size_t n = 0;
+    assert_int_equal(etl_open_mem(&t, b.data, b.size, 0, &err), GCEV_OK);
+    assert_int_equal(etl_drain(&t, &n, &err), GCEV_END);
+    assert_int_equal(n, 1);
+    etl_close(&t);
+    etlb_free(&b);
+}
+
+static void test_tracelogging_schema_is_cached_across_events(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    /* Two readers of the same bytes: each caches its own; within one trace the
+     * same schema yields the same tree (kept until close for time ordering). */
+    etlb_logfile lf;
+    default_logfile(&lf);
+    etlb b2;
+    etlb_init(&b2, BUF);
+    etlb_buffer_begin(&b2, 0, 0);
+    etlb_logfile_header(&b2, &lf);
+    etlb_ext tl[] = {{11, schema_buf, sizeof schema_buf}};
+    etlb_event tle = {.header_type = 0x13, .ts = 8000, .provider = other_guid, .ext = tl, .next = 1};
+    etlb_event_record(&b2, &tle);
+    etlb_event_record(&b2, &tle);
+    etlb_buffer_end(&b2);
+    gcev_trace t;
+    gcev_error err = {0};
+    gcev_trace_event ev;
+    assert_int_equal(etl_open_mem(&t, b2.data, b2.size, 0, &err), GCEV_OK);
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    const gcev_trace_field *first = ev.fields;
+    assert_int_equal(ev.nfields, 5);
+    assert_string_equal(ev.provider_name, ""); /* no traits item */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_ptr_equal(ev.fields, first);
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_END);
+    etl_close(&t);
+    etlb_free(&b2);
+    etlb_free(&b);
+}
+
+/* ---- non-seekable input ------------------------------------------------------ */
+
+typedef struct chunk_reader {
+    const uint8_t *data;
+    size_t size, pos, step;
+} chunk_reader;
+
+static long long chunk_read(void *ctx, void *buf, size_t n)
+{
+    chunk_reader *r = ctx;
+    size_t k = r->size - r->pos;
+    if (k > n) {
+        k = n;
+    }
+    if (k > r->step) {
+        k = r->step;
+    }
+    memcpy(buf, r->data + r->pos, k);
+    r->pos += k;
+    return (long long)k;
+}
+
+static void test_reader_source_gives_same_events_as_memory(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    chunk_reader cr = {b.data, b.size, 0, 7};
+    gcev_trace t;
+    memset(&t, 0, sizeof t);
+    gcev_source_init_reader(&t.src, chunk_read, &cr);
+    gcev_error err = {0};
+    assert_int_equal(gcev_etl_open(&t, &err), GCEV_OK);
+    gcev_trace m;
+    assert_int_equal(etl_open_mem(&m, b.data, b.size, 0, &err), GCEV_OK);
+    gcev_trace_event a, c;
+    gcev_status sa, sc;
+    size_t n = 0;
+    do {
+        sa = etl_next(&t, &a, &err);
+        sc = etl_next(&m, &c, &err);
+        assert_int_equal(sa, sc);
+        if (sa == GCEV_OK) {
+            n++;
+            assert_int_equal(a.timestamp, c.timestamp);
+            assert_int_equal(a.file_offset, c.file_offset);
+            assert_int_equal(a.payload_size, c.payload_size);
+            assert_memory_equal(a.payload, c.payload, a.payload_size);
+            assert_string_equal(a.provider_name, c.provider_name);
+        }
+    } while (sa == GCEV_OK);
+    assert_int_equal(sa, GCEV_END);
+    assert_int_equal(n, 10);
+    etl_close(&t);
+    etl_close(&m);
+    etlb_free(&b);
+}
+
+/* ---- truncation ---------------------------------------------------------------- */
+
+/* What the reader must do on the first len bytes of b: events, status, offset. */
+static void expect_truncated(const etlb *b, size_t len, size_t *events, gcev_status *st,
+                             uint64_t *off)
+{
+    *events = 0;
+    size_t r = 0;
+    for (size_t i = 0; i < b->nbuffers; i++) {
+        size_t start = b->buffers[i];
+        if (len == start && i > 0) {
+            *st = GCEV_END; /* a cut between buffers is invisible */
+            return;
+        }
+        if (len < start + GCEV_ETL_BUFFER_HEADER_SIZE) {
+            *st = GCEV_E_TRUNCATED_FILE;
+            *off = start;
+            return;
+        }
+        for (; r < b->nrecords && b->records[r].buffer == i; r++) {
+            if (len < b->records[r].offset + b->records[r].size) {
+                *st = GCEV_E_TRUNCATED_FILE;
+                *off = b->records[r].offset;
+                return;
+            }
+            (*events)++;
+        }
+        if (len < start + b->buffer_size) {
+            *st = GCEV_E_TRUNCATED_FILE;
+            *off = start + b->used[i];
+            return;
+        }
+    }
+    *st = GCEV_END;
+}
+
+static void test_truncation_at_every_byte_yields_prefix_then_error(void **state)
+{
+    (void)state;
+    etlb_logfile lf;
+    default_logfile(&lf);
+    etlb b;
+    etlb_init(&b, 512);
+    etlb_buffer_begin(&b, 0, 0);
+    etlb_logfile_header(&b, &lf);
+    etlb_buffer_end(&b);
+    etlb_buffer_begin(&b, 1, 0);
+    uint8_t p[6] = {1, 2, 3, 4, 5, 6};
+    uint8_t related[16] = {0};
+    etlb_ext ext[] = {{1, related, 16}};
+    etlb_event e = {.header_type = 0x13, .ts = 2000, .provider = runtime_guid, .id = 1,
+                    .ext = ext, .next = 1, .payload = p, .payload_size = sizeof p};
+    etlb_event_record(&b, &e);
+    etlb_kernel(&b, 2, 2, 0x0301, 1, 2, 2100, p, 4);
+    etlb_buffer_end(&b);
+
+    for (size_t len = 0; len < b.size; len++) {
+        uint8_t *copy = malloc(len ? len : 1);
+        memcpy(copy, b.data, len);
+        size_t want_n = 0;
+        gcev_status want = GCEV_OK;
+        uint64_t want_off = 0;
+        expect_truncated(&b, len, &want_n, &want, &want_off);
+        gcev_trace t;
+        gcev_error err = {0};
+        gcev_status st = etl_open_mem(&t, copy, len, 0, &err);
+        size_t n = 0;
+        if (st == GCEV_OK) {
+            st = etl_drain(&t, &n, &err);
+        }
+        assert_int_equal(st, want);
+        assert_int_equal(n, want_n);
+        if (want != GCEV_END) {
+            assert_int_equal(err.code, want);
+            assert_int_equal(err.offset, want_off);
+            assert_non_null(err.message);
+        }
+        etl_close(&t);
+        free(copy);
+    }
+    etlb_free(&b);
+}
+
+/* ---- hostile sizes and markers ----------------------------------------------------- */
+
+/* Opens the (modified) bytes and reads to the end: the status and error offset. */
+static gcev_status run_all(const uint8_t *d, size_t n, uint32_t max_block, size_t *events,
+                           gcev_error *err)
+{
+    gcev_trace t;
+    *events = 0;
+    gcev_status st = etl_open_mem(&t, d, n, max_block, err);
+    if (st == GCEV_OK) {
+        st = etl_drain(&t, events, err);
+    }
+    etl_close(&t);
+    return st;
+}
+
+static void expect_fault(etlb *b, uint32_t max_block, gcev_status want, uint64_t off,
+                         size_t events)
+{
+    gcev_error err = {0};
+    size_t n = 0;
+    assert_int_equal(run_all(b->data, b->size, max_block, &n, &err), want);
+    assert_int_equal(err.code, want);
+    assert_int_equal(err.offset, off);
+    assert_non_null(err.message);
+    assert_int_equal(n, events);
+}
+
+static void test_hostile_buffer_headers_fail_with_offset(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    uint8_t *d = b.data;
+    uint8_t save[8];
+    memcpy(save, d, 8);
+
+    gcev_put32(d, 0x40); /* smaller than its own header */
+    expect_fault(&b, 0, GCEV_E_FORMAT, 0, 0);
+    memcpy(d, save, 8);
+    gcev_put32(d + 4, BUF + 8); /* used beyond the buffer */
+    expect_fault(&b, 0, GCEV_E_FORMAT, 0, 0);
+    gcev_put32(d + 4, 0x20); /* used inside the header */
+    expect_fault(&b, 0, GCEV_E_FORMAT, 0, 0);
+    memcpy(d, save, 8);
+    expect_fault(&b, 512, GCEV_E_LIMIT, 0, 0); /* buffers above the caller's limit */
+    gcev_put32(d, 0xfffffff8u);                 /* and above the default one */
+    expect_fault(&b, 0, GCEV_E_LIMIT, 0, 0);
+    memcpy(d, save, 8);
+
+    /* Second buffer: compressed; the first buffer's 2 events come out first. */
+    gcev_put16(d + BUF + 0x34, GCEV_ETL_BUFFER_FLAG_COMPRESSED);
+    expect_fault(&b, 0, GCEV_E_UNSUPPORTED, BUF, 2);
+    gcev_put16(d + BUF + 0x34, GCEV_ETL_BUFFER_FLAG_PROC_INDEX);
+    /* Second buffer larger than the file. */
+    gcev_put32(d + BUF, 4 * BUF);
+    expect_fault(&b, 0, GCEV_E_TRUNCATED_FILE, BUF + b.used[1], 5);
+    etlb_free(&b);
+}
+
+static void test_hostile_records_fail_with_offset(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    uint8_t *d = b.data;
+    size_t ev64 = b.records[2].offset; /* first EVENT_HEADER record */
+    uint8_t save[16];
+    memcpy(save, d + ev64, sizeof save);
+
+    gcev_put16(d + ev64, 40); /* smaller than an EVENT_HEADER */
+    expect_fault(&b, 0, GCEV_E_FORMAT, ev64, 2);
+    gcev_put16(d + ev64, 0xfff0); /* past the buffer's used size */
+    expect_fault(&b, 0, GCEV_E_FORMAT, ev64, 2);
+    memcpy(d + ev64, save, sizeof save);
+    d[ev64 + 2] = 0x0c; /* header type nobody writes to files */
+    expect_fault(&b, 0, GCEV_E_FORMAT, ev64, 2);
+    memcpy(d + ev64, save, sizeof save);
+    d[ev64 + 3] = 0x40; /* marker without the trace-header bit */
+    expect_fault(&b, 0, GCEV_E_FORMAT, ev64, 2);
+    memcpy(d + ev64, save, sizeof save);
+    d[ev64 + 4] = 1; /* claims extended items; the payload is not one */
+    expect_fault(&b, 0, GCEV_E_FORMAT, ev64, 2);
+    memcpy(d + ev64, save, sizeof save);
+
+    /* Extended item whose data size overruns the record. */
+    size_t ext = b.records[4].offset;
+    size_t item = ext + 80;
+    gcev_put16(d + item + 6, 0x400);
+    expect_fault(&b, 0, GCEV_E_FORMAT, ext, 4);
+    gcev_put16(d + item + 6, 16);
+    /* Linkage set on the last item: the next "item" overruns. */
+    size_t last = item + 24 + 24;
+    gcev_put16(d + last + 4, 1);
+    expect_fault(&b, 0, GCEV_E_FORMAT, ext, 4);
+    gcev_put16(d + last + 4, 0);
+    size_t n = 0;
+    gcev_error err = {0};
+    assert_int_equal(run_all(d, b.size, 0, &n, &err), GCEV_END); /* restored */
+    assert_int_equal(n, 10);
+    etlb_free(&b);
+}
+
+static void test_hostile_tracelogging_schemas_fail(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    uint8_t *d = b.data;
+    size_t tlrec = b.records[5].offset;
+    size_t schema = tlrec + 80 + 8 + 32 + 8; /* after the traits item (28 -> 32 bytes) */
+    assert_int_equal(gcev_le16(d + schema), sizeof tl_schema);
+
+    gcev_put16(d + schema, 0x1000); /* schema larger than its item */
+    expect_fault(&b, 0, GCEV_E_FORMAT, tlrec, 5);
+    gcev_put16(d + schema, sizeof tl_schema);
+    d[schema + 12] = 0x09; /* struct "s" declares 9 members */
+    expect_fault(&b, 0, GCEV_E_FORMAT, tlrec, 5);
+    d[schema + 12] = 0x7f;
+    expect_fault(&b, 0, GCEV_E_FORMAT, tlrec, 5);
+    d[schema + 12] = 0x02;
+    gcev_put16(d + schema, 5); /* ends inside the event name */
+    expect_fault(&b, 0, GCEV_E_FORMAT, tlrec, 5);
+    gcev_put16(d + schema, 8); /* ends after field "a"'s name, before its type */
+    expect_fault(&b, 0, GCEV_E_FORMAT, tlrec, 5);
+    gcev_put16(d + schema, 1); /* smaller than its own size field */
+    expect_fault(&b, 0, GCEV_E_FORMAT, tlrec, 5);
+    gcev_put16(d + schema, sizeof tl_schema - 1); /* cuts the custom type info */
+    expect_fault(&b, 0, GCEV_E_FORMAT, tlrec, 5);
+    etlb_free(&b);
+}
+
+static void test_first_record_must_be_logfile_header(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    gcev_put16(b.data + 0x48 + 6, 0x0301); /* a Process event instead */
+    expect_fault(&b, 0, GCEV_E_FORMAT, 0x48, 0);
+    gcev_put16(b.data + 0x48 + 6, 0);
+    gcev_put32(b.data + 0x48 + 32 + 44, 5); /* PointerSize 5 */
+    expect_fault(&b, 0, GCEV_E_FORMAT, 0x48, 0);
+    gcev_put32(b.data + 0x48 + 32 + 44, 8);
+    gcev_put16(b.data + 0x48 + 4, 100); /* too short for a TRACE_LOGFILE_HEADER */
+    expect_fault(&b, 0, GCEV_E_FORMAT, 0x48, 0);
+    etlb_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_detect_built_file_accepted_garbage_rejected),
+        cmocka_unit_test(test_header_fields_fill_trace_info),
+        cmocka_unit_test(test_header_32bit_layout_and_clock_types),
+        cmocka_unit_test(test_events_all_record_kinds_in_file_order),
+        cmocka_unit_test(test_fill_marker_ends_buffer_records),
+        cmocka_unit_test(test_tracelogging_schema_is_cached_across_events),
+        cmocka_unit_test(test_reader_source_gives_same_events_as_memory),
+        cmocka_unit_test(test_truncation_at_every_byte_yields_prefix_then_error),
+        cmocka_unit_test(test_hostile_buffer_headers_fail_with_offset),
+        cmocka_unit_test(test_hostile_records_fail_with_offset),
+        cmocka_unit_test(test_hostile_tracelogging_schemas_fail),
+        cmocka_unit_test(test_first_record_must_be_logfile_header),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
