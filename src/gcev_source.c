@@ -236,6 +236,9 @@ gcev_status gcev_source_skip(gcev_source *s, uint64_t n, gcev_error *err)
     /* Discard in window-sized steps so a huge skip never allocates a huge window. */
     while (n > 0) {
         size_t step = n < GCEV_SOURCE_MIN_WINDOW ? (size_t)n : GCEV_SOURCE_MIN_WINDOW;
+        if (step > s->max_take) {
+            step = s->max_take;
+        }
         const uint8_t *v;
         gcev_status st = gcev_source_take(s, step, &v, err);
         if (st != GCEV_OK) {

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/* EventPipe reader: truncation, corrupt sizes, versions, time order, drops, streams. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <gcev/gcev.h>
+
+#include "trace_sample.h"
+
+static const uint32_t versions[][2] = {{3, 0}, {4, 1}, {4, 0}, {5, 1}, {6, 1}, {6, 0}};
+
+/* Reads everything; returns the event count, the final status and error in *st / *err. */
+static int walk(gcev_trace *t, gcev_status *st, gcev_error *err)
+{
+    gcev_trace_event ev;
+    int n = 0;
+    while ((*st = gcev_trace_next(t, &ev, err)) == GCEV_OK) {
+        n++;
+    }
+    return n;
+}
+
+/* Every prefix: either open fails, or some events then a truncation error at or before the cut. */
+static void test_nettrace_every_truncation_reports_truncated(void **s)
+{
+    (void)s;
+    for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
+        size_t n;
+        uint8_t *full = sample_trace(versions[v][0], (int)versions[v][1], &n);
+        assert_non_null(full);
+        int last = -1;
+        for (size_t cut = 0; cut < n; cut++) {
+            uint8_t *p = malloc(cut ? cut : 1);
+            memcpy(p, full, cut);
+            gcev_trace *t = NULL;
+            gcev_error err = {0};
+            gcev_status st = gcev_trace_open_memory(p, cut, NULL, &t, &err);
+            if (st == GCEV_OK) {
+                int k = walk(t, &st, &err);
+                assert_true(k <= SAMPLE_EVENTS);
+                assert_true(k >= last); /* a longer prefix never yields fewer events */
+                last = k;
+                gcev_status again = gcev_trace_next(t, &(gcev_trace_event){0}, NULL);
+                assert_int_equal(again, st); /* sticky */
+                gcev_trace_close(t);
+            } else {
+                assert_null(t);
+            }
+            /* Below 24 bytes the magic itself is cut: not recognisable as a trace. */
+            if (cut < 24 && st == GCEV_E_UNSUPPORTED) {
+                free(p);
+                continue;
+            }
+            assert_int_equal(st, GCEV_E_TRUNCATED_FILE);
+            assert_true(err.offset <= cut);
+            assert_non_null(err.message);
+            free(p);
+        }
+        free(full);
+    }
+}
+
+static void test_nettrace_unknown_major_version_is_unsupported(void **s)
+{
+    (void)s;
+    size_t n;
+    uint8_t *p = sample_trace(6, 1, &n);
+    p[12] = 7; /* MajorVersion */
+    gcev_trace *t;
+    gcev_error err;
+    assert_int_equal(gcev_trace_open_memory(p, n, NULL, &t, &err), GCEV_E_UNSUPPORTED);
+    assert_int_equal(err.offset, 12);
+    assert_non_null(strstr(err.message, "4, 5 and 6"));
+    free(p);
+}
+
+static void test_nettrace_netperf_version_9_is_unsupported(void **s)
+{
+    (void)s;
+    size_t n;
+    uint8_t *p = sample_trace(3, 0, &n);
+    p[27] = 9; /* Trace object type version */
+    gcev_trace *t;
+    gcev_error err;
+    assert_int_equal(gcev_trace_open_memory(p, n, NULL, &t, &err), GCEV_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "1, 2 and 3"));
+    free(p);
+}
+
+/* A huge block size must fail with LIMIT/TRUNCATED before any allocation of that size. */
+static void test_nettrace_hostile_block_size_is_rejected(void **s)
+{
+    (void)s;
+    size_t n;
+    uint8_t *p = sample_trace(6, 1, &n);
+    /* First block after the 20-byte header + trace block: make it a 16 MiB event block. */
+    size_t at = 20 + 4 + (p[20] | (p[21] << 8) | (p[22] << 16));
+    p[at] = 0xff;
+    p[at + 1] = 0xff;
+    p[at + 2] = 0xff;
+    gcev_trace *t;
+    gcev_error err;
+    gcev_trace_options o = {0, 1024};
+    assert_int_equal(gcev_trace_open_memory(p, n, &o, &t, &err), GCEV_OK);
+    gcev_status st;
+    assert_int_equal(walk(t, &st, &err), 0);
+    assert_int_equal(st, GCEV_E_LIMIT);
+    assert_int_equal(err.offset, at);
+    gcev_trace_close(t);
+    free(p);
+}
+
+/* The compressed payload size of the first event points past the block. */
+static void test_nettrace_corrupt_payload_size_is_format_error(void **s)
+{
+    (void)s;
+    size_t n;
+    uint8_t *p = sample_trace(4, 0, &n);
+    gcev_trace *t;
+    gcev_error err;
+    /* Find the GC payload (starts 8,0,0,0,2) and corrupt the uncompressed PayloadSize before it. */
+    size_t i = 0;
+    while (i + 5 < n && memcmp(p + i, "\x08\x00\x00\x00\x02", 5) != 0) {
+        i++;
+    }
+    assert_true(i + 5 < n);
+    p[i - 4] = 0xf0;
+    assert_int_equal(gcev_trace_open_memory(p, n, NULL, &t, &err), GCEV_OK);
+    gcev_status st;
+    assert_int_equal(walk(t, &st, &err), 0);
+    assert_int_equal(st, GCEV_E_FORMAT);
+    assert_true(err.offset < i);
+    gcev_trace_close(t);
+    free(p);
+}
+
+static void test_nettrace_time_order_sorts_between_sequence_points(void **s)
+{
+    (void)s;
+    for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
+        size_t n;
+        uint8_t *p = sample_trace(versions[v][0], (int)versions[v][1], &n);
+        gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+        gcev_trace *t;
+        assert_int_equal(gcev_trace_open_memory(p, n, &o, &t, NULL), GCEV_OK);
+        gcev_trace_event ev;
+        int64_t want = 100;
+        for (int i = 0; i < SAMPLE_EVENTS; i++) {
+            assert_int_equal(gcev_trace_next(t, &ev, NULL), GCEV_OK);
+            assert_int_equal(ev.timestamp, want);
+            if (ev.event_id == 7) {
+                assert_string_equal(ev.provider_name, "MySource");
+                assert_int_equal(ev.payload[0], 0x2a);
+            }
+            want += 100;
+        }
+        assert_int_equal(gcev_trace_next(t, &ev, NULL), GCEV_END);
+        gcev_trace_close(t);
+        free(p);
+    }
+}
+
+static void test_nettrace_sequence_gap_counts_drops(void **s)
+{
+    (void)s;
+    const uint32_t vs[] = {4, 6};
+    for (size_t v = 0; v < 2; v++) {
+        gcev_writer_options o = {vs[v], 1, 8, 1, 1, 0, 0};
+        gcev_writer *w;
+        assert_int_equal(gcev_writer_create(&o, &w), GCEV_OK);
+        gcev_writer_meta m = {"P", 1, 0, 0, 4, 0, "E", NULL, 0};
+        uint32_t id;
+        assert_int_equal(gcev_writer_define(w, &m, &id), GCEV_OK);
+        gcev_writer_event e = {id, 5, 5, 0xfffffffcu, 0, 10, NULL, 0, NULL, 0, {0}};
+        assert_int_equal(gcev_writer_write(w, &e), GCEV_OK);
+        e.sequence = 0xfffffffeu; /* 0xfffffffd lost */
+        e.timestamp = 20;
+        assert_int_equal(gcev_writer_write(w, &e), GCEV_OK);
+        e.sequence = 2; /* wraps: 0xffffffff, 0 and 1 lost */
+        assert_int_equal(gcev_writer_write(w, &e), GCEV_OK);
+        e.sequence = 0; /* next: 3, no loss */
+        assert_int_equal(gcev_writer_write(w, &e), GCEV_OK);
+        const uint8_t *d;
+        size_t n;
+        assert_int_equal(gcev_writer_finish(w, &d, &n), GCEV_OK);
+        gcev_trace *t;
+        assert_int_equal(gcev_trace_open_memory(d, n, NULL, &t, NULL), GCEV_OK);
+        gcev_status st;
+        gcev_error err;
+        assert_int_equal(walk(t, &st, &err), 4);
+        assert_int_equal(st, GCEV_END);
+        assert_int_equal(gcev_trace_drop_count(t), 2);
+        assert_int_equal(gcev_trace_dropped_events(t), 1 + 3);
+        const gcev_trace_drop *dr = gcev_trace_drop_at(t, 0);
+        assert_int_equal(dr->capture_thread_id, 5);
+        assert_int_equal(dr->expected_sequence, 0xfffffffdu);
+        assert_int_equal(dr->seen_sequence, 0xfffffffeu);
+        assert_int_equal(gcev_trace_drop_at(t, 1)->dropped, 3);
+        assert_int_equal(dr->timestamp, 20);
+        assert_null(gcev_trace_drop_at(t, 2));
+        gcev_trace_close(t);
+        gcev_writer_free(w);
+    }
+}
+
+typedef struct drip {
+    const uint8_t *p;
+    size_t n, pos;
+} drip;
+
+/* A callback that hands out 1 to 3 bytes per call, like a slow pipe. */
+static long long drip_read(void *ctx, void *buf, size_t n)
+{
+    drip *d = ctx;
+    size_t k = 1 + d->pos % 3;
+    if (k > n) {
+        k = n;
+    }
+    if (k > d->n - d->pos) {
+        k = d->n - d->pos;
+    }
+    memcpy(buf, d->p + d->pos, k);
+    d->pos += k;
+    return (long long)k;
+}
+
+static void test_nettrace_reader_callback_matches_memory(void **s)
+{
+    (void)s;
+    for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
+        size_t n;
+        uint8_t *p = sample_trace(versions[v][0], (int)versions[v][1], &n);
+        drip d = {p, n, 0};
+        gcev_trace *a, *b;
+        assert_int_equal(gcev_trace_open_memory(p, n, NULL, &a, NULL), GCEV_OK);
+        assert_int_equal(gcev_trace_open_reader(drip_read, &d, NULL, &b, NULL), GCEV_OK);
+        assert_int_equal(gcev_trace_get_info(b)->file_size, 0);
+        gcev_trace_event ea, eb;
+        gcev_status sa, sb;
+        do {
+            sa = gcev_trace_next(a, &ea, NULL);
+            sb = gcev_trace_next(b, &eb, NULL);
+            assert_int_equal(sa, sb);
+            if (sa == GCEV_OK) {
+                assert_int_equal(ea.timestamp, eb.timestamp);
+                assert_int_equal(ea.payload_size, eb.payload_size);
+                assert_memory_equal(ea.payload, eb.payload, ea.payload_size);
+                assert_int_equal(ea.file_offset, eb.file_offset);
+            }
+        } while (sa == GCEV_OK);
+        assert_int_equal(sa, GCEV_END);
+        gcev_trace_close(a);
+        gcev_trace_close(b);
+        free(p);
+    }
+}
+
+static void test_nettrace_not_a_trace_is_unsupported(void **s)
+{
+    (void)s;
+    static const uint8_t junk[64] = "this is not a trace at all, just some text bytes";
+    gcev_trace *t;
+    gcev_error err;
+    assert_int_equal(gcev_trace_open_memory(junk, sizeof junk, NULL, &t, &err), GCEV_E_UNSUPPORTED);
+    assert_null(t);
+    assert_int_equal(gcev_trace_open_memory(junk, 0, NULL, &t, &err), GCEV_E_TRUNCATED_FILE);
+    assert_string_equal(gcev_trace_format_name(GCEV_FORMAT_NETTRACE), "nettrace");
+    assert_string_equal(gcev_trace_format_name((gcev_trace_format)99), "unknown");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nettrace_every_truncation_reports_truncated),
+        cmocka_unit_test(test_nettrace_unknown_major_version_is_unsupported),
+        cmocka_unit_test(test_nettrace_netperf_version_9_is_unsupported),
+        cmocka_unit_test(test_nettrace_hostile_block_size_is_rejected),
+        cmocka_unit_test(test_nettrace_corrupt_payload_size_is_format_error),
+        cmocka_unit_test(test_nettrace_time_order_sorts_between_sequence_points),
+        cmocka_unit_test(test_nettrace_sequence_gap_counts_drops),
+        cmocka_unit_test(test_nettrace_reader_callback_matches_memory),
+        cmocka_unit_test(test_nettrace_not_a_trace_is_unsupported),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
