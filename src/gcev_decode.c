@@ -117,6 +117,45 @@ static void read_guid(const uint8_t *p, gcev_guid *g)
     memcpy(g->data4, p + 8, 8);
 }
 
+/*
+ * The straight-line path for templates of fixed-size scalars when the payload is
+ * long enough: no bounds check per field (one was done for the whole template).
+ * On little-endian hosts a field is one small memcpy into its zeroed member
+ * (a narrower wire value lands in the low bytes, which is exactly zero
+ * extension); signed widening and big-endian hosts take the general store.
+ */
+static uint32_t decode_fixed(const gcev_template *t, unsigned ps, const uint8_t *p, uint8_t *out)
+{
+    const uint8_t *start = p;
+    const unsigned psi = ps == 8;
+    const gcev_field_desc *f = t->fields, *end = t->fields + t->nfields;
+    for (; f < end; f++) {
+        unsigned w = f->wire[psi];
+        uint8_t *dst = out + f->offset;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        switch (w) {
+        case 1: memcpy(dst, p, 1); p += 1; continue;
+        case 2: memcpy(dst, p, 2); p += 2; continue;
+        case 4: memcpy(dst, p, 4); p += 4; continue;
+        case 8: memcpy(dst, p, 8); p += 8; continue;
+        case 16: memcpy(dst, p, 16); p += 16; continue; /* GUID: wire layout = struct layout on LE */
+        default: break;
+        }
+#endif
+        w &= ~(unsigned)GCEV_WIRE_WIDEN_SIGNED;
+        if (f->type == GCEV_T_GUID) {
+            gcev_guid g;
+            read_guid(p, &g);
+            memcpy(dst, &g, sizeof g);
+        } else {
+            store_scalar(dst, f->store, widen((gcev_type)f->type, gcev_rd_uint(p, w)));
+        }
+        p += w;
+    }
+    memcpy(out, &t->all_present, sizeof t->all_present);
+    return (uint32_t)(p - start);
+}
+
 gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned flags,
                                const uint8_t *data, uint32_t size, uint32_t *pos_io, uint8_t *out,
                                gcev_error *err)
@@ -288,10 +327,71 @@ gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned fla
     return st;
 }
 
-gcev_status gcev_decode_desc(const gcev_event_desc *desc, uint8_t pointer_size,
-                             const uint8_t *data, size_t size, void *struct_out,
-                             uint32_t *consumed, gcev_error *err)
+/* The version look-up, inlined on the decode path (gcev_event_desc_resolve is its public face). */
+static inline const gcev_event_desc *resolve(const gcev_provider *p, uint16_t id, uint16_t version,
+                                             gcev_status *status)
 {
+    if (id > p->max_id || p->by_id[id] == 0) {
+        *status = GCEV_E_UNKNOWN_EVENT;
+        return NULL;
+    }
+    const gcev_event_desc *e = &p->events[p->by_id[id] - 1];
+    const gcev_event_desc *end = p->events + p->nevents;
+    for (; e + 1 < end && e[1].id == id && e->version < version; e++) {
+    }
+    if (e->version == version || version > e->version) {
+        /* exact, or newer than the newest known: versions only append fields */
+        *status = GCEV_OK;
+        return e;
+    }
+    *status = GCEV_E_UNKNOWN_VERSION;
+    return NULL;
+}
+
+const gcev_event_desc *gcev_event_desc_resolve(const gcev_provider *p, uint16_t id, uint16_t version,
+                                               gcev_status *status)
+{
+    gcev_status st = GCEV_E_UNKNOWN_PROVIDER;
+    const gcev_event_desc *d = p ? resolve(p, id, version, &st) : NULL;
+    if (status) {
+        *status = st;
+    }
+    return d;
+}
+
+/* Decodes into the family struct; arguments already validated. */
+static inline gcev_status decode_into(const gcev_event_desc *desc, unsigned ps, const uint8_t *data,
+                                      uint32_t size, uint8_t *out, uint32_t *consumed, gcev_error *err)
+{
+    /* family structs are small and 8-byte multiples: inline stores beat a memset call */
+    const uint64_t zero = 0;
+    for (uint32_t i = 0, n = gcev_gen_families[desc->family].struct_size; i + 8 <= n; i += 8) {
+        memcpy(out + i, &zero, 8);
+    }
+    uint16_t sv = desc->version;
+    memcpy(out + sizeof(uint64_t), &sv, sizeof sv); /* schema_version follows present */
+    const gcev_template *t = desc->tmpl;
+    if (!t) {
+        *consumed = 0;
+        return GCEV_OK;
+    }
+    if ((t->flags & GCEV_TF_FIXED) && size >= t->min_size[ps == 8]) {
+        *consumed = decode_fixed(t, ps, data, out);
+        return GCEV_OK;
+    }
+    unsigned flags = (t->flags & GCEV_TF_STRUCT_ARRAYS) && gcev_quirk_aligned_elements(desc)
+                         ? GCEV_DF_ELEMS_ALIGNED
+                         : 0;
+    uint32_t pos = 0;
+    gcev_status st = gcev_decode_fields(t, ps, flags, data ? data : (const uint8_t *)"", size, &pos, out, err);
+    *consumed = pos;
+    return st;
+}
+
+gcev_status gcev_decode_desc(const gcev_event_desc *desc, uint8_t pointer_size, const uint8_t *data,
+                             size_t size, void *struct_out, uint32_t *consumed, gcev_error *err)
+{
+    uint32_t used = 0;
     if (consumed) {
         *consumed = 0;
     }
@@ -304,25 +404,9 @@ gcev_status gcev_decode_desc(const gcev_event_desc *desc, uint8_t pointer_size,
     if (size > UINT32_MAX - 1) {
         return fail(err, GCEV_E_LIMIT, 0, NULL);
     }
-    const gcev_family_info *fam = gcev_family_get(desc->family);
-    uint8_t *out = struct_out;
-    memset(out, 0, fam ? fam->struct_size : sizeof(uint64_t));
-    uint16_t sv = desc->version;
-    memcpy(out + sizeof(uint64_t), &sv, sizeof sv); /* schema_version follows present */
-    if (err) {
-        memset(err, 0, sizeof *err);
-    }
-    if (!desc->tmpl) {
-        return GCEV_OK;
-    }
-    unsigned flags = (desc->tmpl->flags & GCEV_TF_STRUCT_ARRAYS) && gcev_quirk_aligned_elements(desc)
-                         ? GCEV_DF_ELEMS_ALIGNED
-                         : 0;
-    uint32_t pos = 0;
-    gcev_status st = gcev_decode_fields(desc->tmpl, pointer_size, flags, data ? data : (const uint8_t *)"",
-                                        (uint32_t)size, &pos, out, err);
+    gcev_status st = decode_into(desc, pointer_size, data, (uint32_t)size, struct_out, &used, err);
     if (consumed) {
-        *consumed = pos;
+        *consumed = used;
     }
     return st;
 }
@@ -332,12 +416,19 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
     if (!in || !out) {
         return fail(err, GCEV_E_INVALID_ARG, 0, NULL);
     }
-    memset(out, 0, offsetof(gcev_event, u));
-    gcev_status st;
+    out->desc = NULL;
+    out->consumed = out->trailing = 0;
     if (!in->provider) {
         return fail(err, GCEV_E_UNKNOWN_PROVIDER, 0, NULL);
     }
-    const gcev_event_desc *desc = gcev_event_desc_resolve(in->provider, in->event_id, in->version, &st);
+    if ((in->pointer_size != 4 && in->pointer_size != 8)) {
+        return fail(err, GCEV_E_BAD_POINTER_SIZE, 0, NULL);
+    }
+    if ((!in->data && in->size) || in->size > UINT32_MAX - 1) {
+        return fail(err, in->data ? GCEV_E_LIMIT : GCEV_E_INVALID_ARG, 0, NULL);
+    }
+    gcev_status st;
+    const gcev_event_desc *desc = resolve(in->provider, in->event_id, in->version, &st);
     if (!desc) {
         return fail(err, st, 0, NULL);
     }
@@ -346,9 +437,9 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
     out->pointer_size = in->pointer_size;
     out->newer_version = in->version > desc->version;
     uint32_t consumed = 0;
-    st = gcev_decode_desc(desc, in->pointer_size, in->data, in->size, &out->u, &consumed, err);
+    st = decode_into(desc, in->pointer_size, in->data, (uint32_t)in->size, (uint8_t *)&out->u, &consumed, err);
     out->consumed = consumed;
-    out->trailing = st == GCEV_OK ? (uint32_t)(in->size - consumed) : 0;
+    out->trailing = st == GCEV_OK ? (uint32_t)in->size - consumed : 0;
     return st;
 }
 

@@ -71,51 +71,6 @@ const gcev_family_info *gcev_family_get(uint16_t family)
     return &gcev_gen_families[family];
 }
 
-const gcev_event_desc *gcev_event_desc_resolve(const gcev_provider *p, uint16_t id,
-                                               uint16_t version, gcev_status *status)
-{
-    gcev_status st = GCEV_E_UNKNOWN_EVENT;
-    const gcev_event_desc *found = NULL;
-    if (!p) {
-        st = GCEV_E_UNKNOWN_PROVIDER;
-        goto out;
-    }
-    /* events are sorted by (id, version): find the first of this id */
-    size_t lo = 0, hi = p->nevents;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->events[mid].id < id) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    if (lo == p->nevents || p->events[lo].id != id) {
-        goto out;
-    }
-    const gcev_event_desc *newest = NULL;
-    for (size_t i = lo; i < p->nevents && p->events[i].id == id; i++) {
-        if (p->events[i].version == version) {
-            found = &p->events[i];
-            st = GCEV_OK;
-            goto out;
-        }
-        newest = &p->events[i];
-    }
-    /* Newer than any known: versions only append fields, decode with the newest. */
-    if (version > newest->version) {
-        found = newest;
-        st = GCEV_OK;
-    } else {
-        st = GCEV_E_UNKNOWN_VERSION;
-    }
-out:
-    if (status) {
-        *status = st;
-    }
-    return found;
-}
-
 const char *gcev_map_name(const gcev_map *m, uint64_t v)
 {
     if (!m || v > 0xffffffffu) {

@@ -220,11 +220,17 @@ typedef struct gcev_field_desc {
     int16_t length_field;  /* index of the sibling holding a byte length, or -1 */
     const gcev_map *map;   /* value/bit map, or NULL */
     const struct gcev_template *elem; /* element template of a struct array */
+    /* Wire bytes of a fixed-size scalar for pointer size 4 / 8 (0: variable);
+     * GCEV_WIRE_WIDEN_SIGNED is or'ed in when a narrower signed value must be
+     * sign-extended into a wider member. */
+    uint8_t wire[2];
 } gcev_field_desc;
+
+enum { GCEV_WIRE_WIDEN_SIGNED = 0x80 };
 
 /* Template flags. */
 enum {
-    GCEV_TF_FIXED = 1u << 0,        /* only fixed-size scalar fields */
+    GCEV_TF_FIXED = 1u << 0,        /* only fixed-size scalar fields (no SYSTEMTIME) */
     GCEV_TF_STRUCT_ARRAYS = 1u << 1 /* has <struct> arrays (quirks may apply) */
 };
 
@@ -235,6 +241,7 @@ typedef struct gcev_template {
     uint16_t struct_size;  /* sizeof the C struct the fields land in */
     uint16_t min_size[2];  /* smallest payload for pointer size 4 / 8 */
     uint8_t flags;         /* GCEV_TF_* */
+    uint64_t all_present;  /* the present bits of all its fields */
 } gcev_template;
 
 struct gcev_provider;
@@ -262,6 +269,8 @@ typedef struct gcev_provider {
     uint8_t has_guid;
     uint16_t nevents;
     const gcev_event_desc *events; /* sorted by (id, version) */
+    uint16_t max_id;
+    const uint16_t *by_id;  /* [id] = 1 + index of the id's first version in events, 0 if none */
 } gcev_provider;
 
 /* An event family: all versions of one (provider, id), one C struct. */

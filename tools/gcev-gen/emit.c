@@ -116,7 +116,9 @@ static void map_cname(const gen_provider *p, const gen_map *map, char *out, size
 {
     char s[256];
     gen_snake(map->name, s, sizeof s);
-    snprintf(out, n, "gcev_%s%s", p->cprefix, s);
+    if (snprintf(out, n, "gcev_%s%s", p->cprefix, s) >= (int)n) {
+        gen_fail(p->file, map->line, "map name '%s' is too long", map->name);
+    }
 }
 
 /* Element struct C name of a <struct> field of a family. */
@@ -124,7 +126,9 @@ static void elem_cname(const gen_family *fam, const gen_field *sf, char *out, si
 {
     char s[256];
     member_name(sf->name, s, sizeof s);
-    snprintf(out, n, "%s_%s", fam->cname, s);
+    if (snprintf(out, n, "%s_%s", fam->cname, s) >= (int)n) {
+        gen_fail(NULL, sf->line, "struct name '%s' is too long", sf->name);
+    }
 }
 
 static void emit_members(FILE *f, gen_field *const *fields, size_t n, const char *owner)
@@ -336,19 +340,32 @@ static void emit_field_descs(FILE *f, const char *arrname, const gen_field *fiel
         if (fd->type == T_STRUCT) {
             char sm[256];
             member_name(fd->name, sm, sizeof sm);
-            fprintf(f, "&%s_%s},\n", elem_tmpl_prefix, sm);
+            fprintf(f, "&%s_%s, ", elem_tmpl_prefix, sm);
         } else {
-            fprintf(f, "NULL},\n");
+            fprintf(f, "NULL, ");
         }
+        /* wire widths for the engine's straight-line path */
+        int w4 = gen_type_fixed_size(fd->type, 4), w8 = gen_type_fixed_size(fd->type, 8);
+        if (fd->type == T_STRUCT || fd->count_ref || fd->fixed_count || w4 < 0) {
+            w4 = w8 = 0;
+        }
+        int widen = 0;
+        if (bit < nrep) {
+            const gen_field *r = rep[bit];
+            int signed_rep = r->type == T_INT8 || r->type == T_INT16 || r->type == T_INT32 || r->type == T_INT64;
+            widen = signed_rep && gen_type_fixed_size(r->type, 8) > w8 && w8 > 0;
+        }
+        fprintf(f, "{%d, %d}},\n", w4 | (widen ? 0x80 : 0), w8 | (widen ? 0x80 : 0));
     }
     fprintf(f, "};\n");
 }
 
 static unsigned template_flags(const gen_field *fields, size_t n)
 {
-    unsigned flags = 1; /* GCEV_TF_FIXED */
+    unsigned flags = 1; /* GCEV_TF_FIXED: the engine's straight-line path */
     for (size_t i = 0; i < n; i++) {
-        if (gen_type_fixed_size(fields[i].type, 8) < 0 || fields[i].count_ref || fields[i].fixed_count) {
+        if (gen_type_fixed_size(fields[i].type, 8) < 0 || fields[i].count_ref || fields[i].fixed_count ||
+            fields[i].type == T_SYSTEMTIME) {
             flags &= ~1u;
         }
         if (fields[i].type == T_STRUCT) {
@@ -356,6 +373,33 @@ static unsigned template_flags(const gen_field *fields, size_t n)
         }
     }
     return flags;
+}
+
+/* OR of the present bits of fields, bits numbered by their place in rep (by name). */
+static unsigned long long all_bits_rep(const gen_field *fields, size_t n, gen_field *const *rep, size_t nrep)
+{
+    unsigned long long bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t b = 0; b < nrep; b++) {
+            if (!strcmp(rep[b]->name, fields[i].name)) {
+                bits |= 1ull << b;
+            }
+        }
+    }
+    return bits;
+}
+
+static unsigned long long all_bits(const gen_field *fields, size_t n, const gen_field *rep, size_t nrep)
+{
+    unsigned long long bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t b = 0; b < nrep; b++) {
+            if (!strcmp(rep[b].name, fields[i].name)) {
+                bits |= 1ull << b;
+            }
+        }
+    }
+    return bits;
 }
 
 static void emit_guid(FILE *f, const char *g)
@@ -437,9 +481,10 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
                     e4 += field_min_size(&sf->children[c], 4);
                     e8 += field_min_size(&sf->children[c], 8);
                 }
-                fprintf(f, "static const gcev_template %s_%s = {\"%s.%s\", %s, %zu, sizeof(%s), {%d, %d}, %u};\n",
+                fprintf(f, "static const gcev_template %s_%s = {\"%s.%s\", %s, %zu, sizeof(%s), {%d, %d}, %u, "
+                           "UINT64_C(0x%llx)};\n",
                         base, sm, e->tmpl->tid, sf->name, arr, sf->nchildren, cs, e4, e8,
-                        template_flags(sf->children, sf->nchildren));
+                        template_flags(sf->children, sf->nchildren), all_bits(sf->children, sf->nchildren, rep_struct->children, rep_struct->nchildren));
             }
             char arr[400], cs[300];
             snprintf(arr, sizeof arr, "%s_fields", base);
@@ -450,9 +495,10 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
                 min4 += field_min_size(&e->tmpl->fields[i], 4);
                 min8 += field_min_size(&e->tmpl->fields[i], 8);
             }
-            fprintf(f, "static const gcev_template %s = {\"%s\", %s, %zu, sizeof(%s), {%d, %d}, %u};\n\n", base,
-                    e->tmpl->tid, arr, e->tmpl->nfields, cs, min4, min8,
-                    template_flags(e->tmpl->fields, e->tmpl->nfields));
+            fprintf(f, "static const gcev_template %s = {\"%s\", %s, %zu, sizeof(%s), {%d, %d}, %u, UINT64_C(0x%llx)};\n\n",
+                    base, e->tmpl->tid, arr, e->tmpl->nfields, cs, min4, min8,
+                    template_flags(e->tmpl->fields, e->tmpl->nfields),
+                    all_bits_rep(e->tmpl->fields, e->tmpl->nfields, fam->fields, fam->nfields));
         }
     }
     /* events */
@@ -479,9 +525,19 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
             fprintf(f, "#undef MAP_%s\n", p->maps[i].name);
         }
     }
+    /* id -> first version: one load instead of a search on the decode path */
+    unsigned max_id = p->nevents ? p->events[p->nevents - 1].id : 0;
+    fprintf(f, "static const uint16_t gcev_%s_by_id[%u] = {", p->cshort, max_id + 1);
+    for (unsigned id = 0, i = 0; id <= max_id; id++) {
+        while (i < p->nevents && p->events[i].id < id) {
+            i++;
+        }
+        fprintf(f, "%s%s%u", id ? "," : "", id % 16 ? "" : "\n    ", i < p->nevents && p->events[i].id == id ? i + 1 : 0);
+    }
+    fprintf(f, "\n};\n");
     fprintf(f, "const gcev_provider gcev_provider_%s = {\"%s\", \"%s\", ", p->cshort, p->name, p->cprefix);
     emit_guid(f, p->guid);
-    fprintf(f, ", %zu, gcev_%s_events};\n\n", p->nevents, p->cshort);
+    fprintf(f, ", %zu, gcev_%s_events, %u, gcev_%s_by_id};\n\n", p->nevents, p->cshort, max_id, p->cshort);
 }
 
 void gen_emit_source(const gen_model *m, FILE *f)
