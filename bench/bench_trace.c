@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Walk speed of the trace reader: for each trace (argv, or every .nettrace /
+ * .netperf in $GCEV_SHARED_DIR/corpus), events/s and MB/s walking every event,
+ * with and without decoding the GC payloads, and the ratio to a plain
+ * sequential read (checksum) of the same bytes, measured in the same run.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gcev/gcev.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *p = sz > 0 ? malloc((size_t)sz) : NULL;
+    if (p && fread(p, 1, (size_t)sz, f) != (size_t)sz) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    *n = p ? (size_t)sz : 0;
+    return p;
+}
+
+/* Events walked; decode = 1 also decodes payloads with a compiled schema. */
+static unsigned long long walk(const uint8_t *p, size_t n, int decode, unsigned long long *sink)
+{
+    gcev_trace *t;
+    if (gcev_trace_open_memory(p, n, NULL, &t, NULL) != GCEV_OK) {
+        return 0;
+    }
+    gcev_trace_event ev;
+    unsigned long long k = 0;
+    while (gcev_trace_next(t, &ev, NULL) == GCEV_OK) {
+        k++;
+        *sink += ev.payload_size;
+        if (decode && ev.provider) {
+            gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload,
+                             ev.payload_size};
+            gcev_event out;
+            if (gcev_decode(&in, &out, NULL) == GCEV_OK) {
+                *sink += out.consumed;
+            }
+        }
+    }
+    gcev_trace_close(t);
+    return k;
+}
+
+static void bench_one(const char *path)
+{
+    size_t n;
+    uint8_t *p = slurp(path, &n);
+    if (!p) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return;
+    }
+    int reps = (int)(200000000 / (n + 1)) + 1;
+    unsigned long long sink = 0, events = 0;
+    double t0 = now();
+    for (int r = 0; r < reps; r++) {
+        uint64_t acc = 0;
+        for (size_t i = 0; i + 8 <= n; i += 8) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            acc += w;
+        }
+        sink += acc;
+    }
+    double t_read = now() - t0;
+    double t_walk[2];
+    for (int d = 0; d < 2; d++) {
+        t0 = now();
+        for (int r = 0; r < reps; r++) {
+            events = walk(p, n, d, &sink);
+        }
+        t_walk[d] = now() - t0;
+    }
+    double mb = (double)n * reps / 1e6;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    printf("%-58s %9zu B %7llu ev | read %8.0f MB/s | walk %7.0f MB/s %6.2f Mev/s (%.2fx read) | "
+           "walk+decode %7.0f MB/s %6.2f Mev/s (%.2fx read)\n",
+           base, n, events, mb / t_read, mb / t_walk[0],
+           (double)events * reps / t_walk[0] / 1e6, t_read / t_walk[0], mb / t_walk[1],
+           (double)events * reps / t_walk[1] / 1e6, t_read / t_walk[1]);
+    if (sink == 42) {
+        puts("");
+    }
+    free(p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) {
+        for (int i = 1; i < argc; i++) {
+            bench_one(argv[i]);
+        }
+        return 0;
+    }
+    const char *dir = getenv("GCEV_SHARED_DIR");
+    char cdir[1024];
+    snprintf(cdir, sizeof cdir, "%s/corpus", dir ? dir : "../shared");
+    DIR *d = opendir(cdir);
+    if (!d) {
+        fprintf(stderr, "usage: bench_trace [TRACE...] (or set GCEV_SHARED_DIR)\n");
+        return 2;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if ((l > 9 && !strcmp(e->d_name + l - 9, ".nettrace")) ||
+            (l > 8 && !strcmp(e->d_name + l - 8, ".netperf"))) {
+            char path[2048];
+            snprintf(path, sizeof path, "%s/%s", cdir, e->d_name);
+            bench_one(path);
+        }
+    }
+    closedir(d);
+    return 0;
+}
