@@ -142,7 +142,7 @@ int gcev_cmd_decode(int argc, char **argv)
     uint8_t *bytes = NULL;
     size_t n = 0;
     if (!parse_hex(hex, &bytes, &n)) {
-        return gcev_cli_fail("decode", "payload is not an even number of hex digits");
+        return gcev_cli_fail("decode", "the payload must be an even number of hex digits (0-9, a-f)");
     }
     gcev_input in = {p, (uint16_t)id, (uint16_t)version, (uint8_t)ps, bytes, n};
     gcev_event ev;
