@@ -296,7 +296,7 @@ gcev_status gcev_np_meta_v5(gcev_trace *t, const uint8_t *p, size_t n, uint64_t 
     }
     int ok = 1;
     if (np->version >= 3) {
-        uint32_t id;
+        uint32_t id = 0; /* set by np_u32 when ok */
         ok = np_u32(&c, &id) && np_utf16z(&c, &m->provider_name) && meta_header_v3(&c, m);
         m->id = id;
     } else {
