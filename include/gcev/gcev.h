@@ -231,7 +231,8 @@ enum { GCEV_WIRE_WIDEN_SIGNED = 0x80 };
 /* Template flags. */
 enum {
     GCEV_TF_FIXED = 1u << 0,        /* only fixed-size scalar fields (no SYSTEMTIME) */
-    GCEV_TF_STRUCT_ARRAYS = 1u << 1 /* has <struct> arrays (quirks may apply) */
+    GCEV_TF_STRUCT_ARRAYS = 1u << 1, /* has <struct> arrays (quirks may apply) */
+    GCEV_TF_COVERS_STRUCT = 1u << 2  /* writes every member of its C struct */
 };
 
 typedef struct gcev_template {

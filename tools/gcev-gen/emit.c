@@ -497,7 +497,8 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
             }
             fprintf(f, "static const gcev_template %s = {\"%s\", %s, %zu, sizeof(%s), {%d, %d}, %u, UINT64_C(0x%llx)};\n\n",
                     base, e->tmpl->tid, arr, e->tmpl->nfields, cs, min4, min8,
-                    template_flags(e->tmpl->fields, e->tmpl->nfields),
+                    template_flags(e->tmpl->fields, e->tmpl->nfields) |
+                        (e->tmpl->nfields == fam->nfields ? 4u /* GCEV_TF_COVERS_STRUCT */ : 0u),
                     all_bits_rep(e->tmpl->fields, e->tmpl->nfields, fam->fields, fam->nfields));
         }
     }
