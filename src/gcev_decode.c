@@ -367,7 +367,8 @@ static inline gcev_status decode_into(const gcev_event_desc *desc, unsigned ps, 
     /* Absent members read as zero. A template that writes every member (usually
      * the newest version) skips the zeroing: the decode path's largest cost. */
     const int covered = t && (t->flags & (GCEV_TF_FIXED | GCEV_TF_COVERS_STRUCT)) ==
-                                 (GCEV_TF_FIXED | GCEV_TF_COVERS_STRUCT) && size >= t->min_size[ps == 8];
+                                 (GCEV_TF_FIXED | GCEV_TF_COVERS_STRUCT) &&
+                        (ps == 8 || !(t->flags & GCEV_TF_POINTERS)) && size >= t->min_size[ps == 8];
     if (!covered) {
         memset(out, 0, gcev_gen_families[desc->family].struct_size);
     }

@@ -232,7 +232,9 @@ enum { GCEV_WIRE_WIDEN_SIGNED = 0x80 };
 enum {
     GCEV_TF_FIXED = 1u << 0,        /* only fixed-size scalar fields (no SYSTEMTIME) */
     GCEV_TF_STRUCT_ARRAYS = 1u << 1, /* has <struct> arrays (quirks may apply) */
-    GCEV_TF_COVERS_STRUCT = 1u << 2  /* writes every member of its C struct */
+    GCEV_TF_COVERS_STRUCT = 1u << 2, /* writes every member of its C struct in full
+                                        (with 8-byte pointers) */
+    GCEV_TF_POINTERS = 1u << 3       /* has win:Pointer fields */
 };
 
 typedef struct gcev_template {

@@ -371,6 +371,9 @@ static unsigned template_flags(const gen_field *fields, size_t n)
         if (fields[i].type == T_STRUCT) {
             flags |= 2; /* GCEV_TF_STRUCT_ARRAYS */
         }
+        if (fields[i].type == T_POINTER) {
+            flags |= 8; /* GCEV_TF_POINTERS */
+        }
     }
     return flags;
 }
@@ -400,6 +403,22 @@ static unsigned long long all_bits(const gen_field *fields, size_t n, const gen_
         }
     }
     return bits;
+}
+
+/* Every member of the family struct written at its full width (8-byte pointers)? */
+static int covers_family(const gen_template *t, const gen_family *fam)
+{
+    if (t->nfields != fam->nfields) {
+        return 0;
+    }
+    for (size_t i = 0; i < t->nfields; i++) {
+        for (size_t b = 0; b < fam->nfields; b++) {
+            if (!strcmp(fam->fields[b]->name, t->fields[i].name) && fam->fields[b]->type != t->fields[i].type) {
+                return 0; /* a narrower version of a widened field */
+            }
+        }
+    }
+    return 1;
 }
 
 static void emit_guid(FILE *f, const char *g)
@@ -498,7 +517,7 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
             fprintf(f, "static const gcev_template %s = {\"%s\", %s, %zu, sizeof(%s), {%d, %d}, %u, UINT64_C(0x%llx)};\n\n",
                     base, e->tmpl->tid, arr, e->tmpl->nfields, cs, min4, min8,
                     template_flags(e->tmpl->fields, e->tmpl->nfields) |
-                        (e->tmpl->nfields == fam->nfields ? 4u /* GCEV_TF_COVERS_STRUCT */ : 0u),
+                        (covers_family(e->tmpl, fam) ? 4u /* GCEV_TF_COVERS_STRUCT */ : 0u),
                     all_bits_rep(e->tmpl->fields, e->tmpl->nfields, fam->fields, fam->nfields));
         }
     }
