@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* The GC analysis model's private state, shared by the src/gcev_stats_*.c units. */
+#ifndef GCEV_STATS_INTERNAL_H
+#define GCEV_STATS_INTERNAL_H
+
+#include <gcev/gcev_stats.h>
+
+/* Server GC runs one heap per core; beyond this many heaps mark times are not split per heap. */
+enum { STATS_MARK_HEAPS = 256 };
+
+/*
+ * A live-object table keyed by a 64-bit id (segment address, handle id):
+ * open addressing with linear probing and backward-shift deletion, so there
+ * are no tombstones and lookups stay short however many pairs come and go.
+ * Values are fixed-size records copied in; growth doubles up to `limit` entries.
+ */
+typedef struct stats_table {
+    uint64_t *keys;
+    uint8_t *used;
+    unsigned char *vals;
+    size_t val_size;
+    size_t cap;   /* power of two, or 0 */
+    size_t n;
+    size_t limit; /* most live entries kept */
+} stats_table;
+
+void stats_table_init(stats_table *t, size_t val_size, size_t limit);
+void stats_table_free(stats_table *t);
+/* 1 inserted/replaced, 0 table at its limit, -1 out of memory. */
+int stats_table_put(stats_table *t, uint64_t key, const void *val);
+/* 1 when the key was there (removed), else 0. */
+int stats_table_remove(stats_table *t, uint64_t key);
+/* Copies the live values into a new malloc'ed array sorted with cmp (NULL on OOM). */
+void *stats_table_sorted(const stats_table *t, int (*cmp)(const void *, const void *));
+
+/* The suspension in progress (SuspendEEBegin seen, RestartEEEnd not yet). */
+typedef struct stats_suspension {
+    int active;
+    double begin_ms;
+    double end_ms;
+    int has_end;
+    uint32_t reason;
+    int has_reason;
+    long gc;      /* index of the GC that started inside it, -1 if none */
+} stats_suspension;
+
+struct gcev_stats {
+    gcev_stats_options opts;
+    int finished;
+    gcev_stats_gc *gcs;
+    size_t ngcs, cap_gcs;
+    /* GC state machine */
+    long bgc;          /* index of the background GC in progress, -1 */
+    long open_inner;   /* innermost GC started and not ended, -1 */
+    long open_outer;   /* the GC it is nested in (a background GC), -1 */
+    long last_ended;   /* GC whose GCEnd came last (HeapStats follow GCEnd), -1 */
+    stats_suspension susp;
+    uint64_t alloc_since_gc;
+    /* mark times: per heap, time of the previous mark event of gc `mark_gc` */
+    long mark_gc;
+    double mark_last[STATS_MARK_HEAPS];
+    /* AppDomainMemSurvived after the last full blocking GC */
+    gcev_stats_appdomain *ads;
+    size_t nads;
+    uint32_t ads_gc;
+    int has_ads;
+    /* lifetimes */
+    stats_table segments, handles;
+    gcev_stats_pairing seg_pairing, handle_pairing;
+    gcev_stats_segment *live_segments;
+    gcev_stats_handle *live_handles;
+    /* results */
+    gcev_stats_summary sum;
+    gcev_stats_gen_summary gens[3];
+    uint64_t family_counts[GCEV_FAMILY_COUNT_];
+    int have_time;
+};
+
+/* gcev_stats_model.c: the GC state machine (start/end/suspend/restart). */
+gcev_status stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid);
+/* The GC that per-GC detail events (histories, marks, pins) belong to, or NULL. */
+gcev_stats_gc *stats_current_gc(gcev_stats *s);
+
+/* gcev_stats_heap.c: per-GC detail events. Each returns 1 when it used the event. */
+int stats_heap_event(gcev_stats *s, const gcev_event *ev, double ms);
+
+/* gcev_stats_survived.c: AppDomainMemSurvived after the last full blocking GC. */
+gcev_status stats_survived_event(gcev_stats *s, const gcev_app_domain_mem_survived *e);
+
+/* gcev_stats_lifetimes.c: segments and handles (and dispatch of AppDomainMemSurvived). */
+gcev_status stats_lifetime_event(gcev_stats *s, const gcev_event *ev, double ms);
+gcev_status stats_lifetimes_finish(gcev_stats *s);
+
+/* gcev_stats_summary.c */
+void stats_summary_finish(gcev_stats *s);
+
+#endif

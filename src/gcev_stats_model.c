@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The GC state machine: GCStart/GCEnd by number, the suspension in progress,
+ * the background GC in progress and the GCs nested in it (GC_EVENTS.md 4.16-17).
+ *
+ * A suspension is a GC pause only when a GC starts inside it, or when it is a
+ * GC suspension (SuspendForGC/GCPrep) during a background GC: that is the
+ * BGC's own final non-concurrent phase, which logs no GCStart. Everything else
+ * (the sampling profiler's SuspendOther with Count -1, the debugger) is counted
+ * apart and never charged to a GC.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcev_stats_internal.h"
+
+/* GCSuspendEEReasonMap values that mean "the GC suspends the runtime". */
+enum { SUSPEND_FOR_GC = 1, SUSPEND_FOR_GC_PREP = 6 };
+/* How far back GCEnd looks for its GCStart: only a few GCs can be open at once. */
+enum { END_SEARCH = 16 };
+
+gcev_status gcev_stats_create(const gcev_stats_options *opts, gcev_stats **out)
+{
+    if (!out) {
+        return GCEV_E_INVALID_ARG;
+    }
+    *out = NULL;
+    gcev_stats *s = calloc(1, sizeof *s);
+    if (!s) {
+        return GCEV_E_NOMEM;
+    }
+    if (opts) {
+        s->opts = *opts;
+    }
+    if (!s->opts.max_segments) {
+        s->opts.max_segments = 65536;
+    }
+    if (!s->opts.max_handles) {
+        s->opts.max_handles = 1048576;
+    }
+    if (!s->opts.max_app_domains) {
+        s->opts.max_app_domains = 256;
+    }
+    s->bgc = s->open_inner = s->last_ended = s->mark_gc = -1;
+    s->susp.gc = -1;
+    stats_table_init(&s->segments, sizeof(gcev_stats_segment), s->opts.max_segments);
+    stats_table_init(&s->handles, sizeof(gcev_stats_handle), s->opts.max_handles);
+    *out = s;
+    return GCEV_OK;
+}
+
+void gcev_stats_free(gcev_stats *s)
+{
+    if (!s) {
+        return;
+    }
+    stats_table_free(&s->segments);
+    stats_table_free(&s->handles);
+    free(s->live_segments);
+    free(s->live_handles);
+    free(s->ads);
+    free(s->gcs);
+    free(s);
+}
+
+gcev_stats_gc *stats_current_gc(gcev_stats *s)
+{
+    if (s->open_inner >= 0) {
+        return &s->gcs[s->open_inner];
+    }
+    return s->bgc >= 0 ? &s->gcs[s->bgc] : NULL;
+}
+
+static void note_time(gcev_stats *s, double ms)
+{
+    if (!s->have_time) {
+        s->sum.first_ms = s->sum.last_ms = ms;
+        s->have_time = 1;
+    }
+    if (ms < s->sum.first_ms) {
+        s->sum.first_ms = ms;
+    }
+    if (ms > s->sum.last_ms) {
+        s->sum.last_ms = ms;
+    }
+}
+
+static gcev_status on_gc_start(gcev_stats *s, const gcev_gc_start *e, double ms, uint64_t tid)
+{
+    if (s->ngcs == s->cap_gcs) {
+        size_t cap = s->cap_gcs ? s->cap_gcs * 2 : 64;
+        gcev_stats_gc *g = realloc(s->gcs, cap * sizeof *g);
+        if (!g) {
+            return GCEV_E_NOMEM;
+        }
+        s->gcs = g;
+        s->cap_gcs = cap;
+    }
+    long idx = (long)s->ngcs++;
+    gcev_stats_gc *g = &s->gcs[idx];
+    memset(g, 0, sizeof *g);
+    g->number = e->count;
+    g->start_ms = ms;
+    g->thread_id = tid;
+    if (e->present & GCEV_GC_START_HAS_DEPTH) {
+        g->generation = e->depth;
+        g->present |= GCEV_STATS_GC_HAS_GENERATION;
+    }
+    if (e->present & GCEV_GC_START_HAS_REASON) {
+        g->reason = e->reason;
+        g->present |= GCEV_STATS_GC_HAS_REASON;
+    }
+    if (e->present & GCEV_GC_START_HAS_TYPE) {
+        g->type = e->type;
+        g->present |= GCEV_STATS_GC_HAS_TYPE;
+    }
+    g->allocated_bytes = s->alloc_since_gc;
+    s->alloc_since_gc = 0;
+    int is_bgc = (g->present & GCEV_STATS_GC_HAS_TYPE) && g->type == GCEV_STATS_BACKGROUND;
+    if (s->bgc >= 0 && !is_bgc) {
+        g->nested_in = s->gcs[s->bgc].number;
+        g->present |= GCEV_STATS_GC_HAS_NESTED_IN;
+    }
+    if (s->susp.active) {
+        if (s->susp.gc < 0) {
+            s->susp.gc = idx;
+            g->suspend_begin_ms = s->susp.begin_ms;
+            if (s->susp.has_end) {
+                g->suspension_ms = s->susp.end_ms - s->susp.begin_ms;
+                g->present |= GCEV_STATS_GC_HAS_SUSPENSION;
+            }
+        } else {
+            /* e.g. the ephemeral GC a BGC starts with: the pause is the first GC's */
+            g->flags |= GCEV_STATS_GC_SHARED_SUSPENSION;
+        }
+    }
+    if (is_bgc) {
+        s->bgc = idx;
+    }
+    s->open_inner = idx;
+    return GCEV_OK;
+}
+
+static void on_gc_end(gcev_stats *s, const gcev_gc_end *e, double ms)
+{
+    size_t stop = s->ngcs > END_SEARCH ? s->ngcs - END_SEARCH : 0;
+    for (size_t i = s->ngcs; i-- > stop;) {
+        gcev_stats_gc *g = &s->gcs[i];
+        if (g->number != e->count || (g->present & GCEV_STATS_GC_HAS_END)) {
+            continue;
+        }
+        g->end_ms = ms;
+        g->duration_ms = ms > g->start_ms ? ms - g->start_ms : 0.0;
+        g->present |= GCEV_STATS_GC_HAS_END;
+        s->last_ended = (long)i;
+        if ((long)i == s->bgc) {
+            s->bgc = -1;
+        }
+        if ((long)i == s->open_inner) {
+            /* back to the background GC this one was nested in, if any */
+            s->open_inner = s->bgc;
+        }
+        return;
+    }
+    /* a GCEnd whose GCStart preceded the trace: nothing to close */
+}
+
+static void on_suspend_begin(gcev_stats *s, const gcev_gc_suspend_ee_begin *e, double ms)
+{
+    /* A new suspension while one is open means its RestartEE was lost: drop it. */
+    memset(&s->susp, 0, sizeof s->susp);
+    s->susp.active = 1;
+    s->susp.begin_ms = ms;
+    s->susp.gc = -1;
+    if (e->present & GCEV_GC_SUSPEND_EE_BEGIN_HAS_REASON) {
+        s->susp.reason = e->reason;
+        s->susp.has_reason = 1;
+    }
+}
+
+static void on_suspend_end(gcev_stats *s, double ms)
+{
+    if (s->susp.active && !s->susp.has_end) {
+        s->susp.end_ms = ms;
+        s->susp.has_end = 1;
+    }
+}
+
+static void on_restart_end(gcev_stats *s, double ms)
+{
+    stats_suspension *p = &s->susp;
+    if (!p->active) {
+        return; /* its SuspendEEBegin preceded the trace */
+    }
+    double pause = ms > p->begin_ms ? ms - p->begin_ms : 0.0;
+    double susp = p->has_end && p->end_ms > p->begin_ms ? p->end_ms - p->begin_ms : 0.0;
+    int gc_reason = p->has_reason && (p->reason == SUSPEND_FOR_GC || p->reason == SUSPEND_FOR_GC_PREP);
+    gcev_stats_gc *g = NULL;
+    if (p->gc >= 0) {
+        g = &s->gcs[p->gc];
+    } else if (s->bgc >= 0 && gc_reason) {
+        g = &s->gcs[s->bgc]; /* the background GC's final non-concurrent phase */
+        if (p->has_end) {
+            g->suspension_ms += susp;
+            g->present |= GCEV_STATS_GC_HAS_SUSPENSION;
+        }
+    }
+    if (g) {
+        g->pause_ms += pause;
+        g->suspensions++;
+        g->present |= GCEV_STATS_GC_HAS_PAUSE;
+    } else {
+        s->sum.other_suspensions++;
+        s->sum.other_suspended_ms += pause;
+    }
+    memset(p, 0, sizeof *p);
+    p->gc = -1;
+}
+
+static void on_allocation_tick(gcev_stats *s, const gcev_gc_allocation_tick *e)
+{
+    uint64_t amount = (e->present & GCEV_GC_ALLOCATION_TICK_HAS_ALLOCATION_AMOUNT64)
+                          ? e->allocation_amount64
+                          : e->allocation_amount;
+    s->sum.allocation_ticks++;
+    s->sum.allocated_bytes += amount;
+    s->alloc_since_gc += amount;
+}
+
+gcev_status stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid)
+{
+    switch (ev->desc->family) {
+    case GCEV_FAMILY_GC_START:
+        return on_gc_start(s, &ev->u.gc_start, ms, tid);
+    case GCEV_FAMILY_GC_END:
+        on_gc_end(s, &ev->u.gc_end, ms);
+        break;
+    case GCEV_FAMILY_GC_SUSPEND_EE_BEGIN:
+        on_suspend_begin(s, &ev->u.gc_suspend_ee_begin, ms);
+        break;
+    case GCEV_FAMILY_GC_SUSPEND_EE_END:
+        on_suspend_end(s, ms);
+        break;
+    case GCEV_FAMILY_GC_RESTART_EE_END:
+        on_restart_end(s, ms);
+        break;
+    case GCEV_FAMILY_GC_ALLOCATION_TICK:
+        on_allocation_tick(s, &ev->u.gc_allocation_tick);
+        break;
+    default:
+        break;
+    }
+    return GCEV_OK;
+}
+
+gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double ms,
+                                   uint64_t thread_id)
+{
+    if (!s || !ev || !ev->desc || s->finished) {
+        return GCEV_E_INVALID_ARG;
+    }
+    note_time(s, ms);
+    s->sum.events++;
+    s->sum.gc_events++;
+    if (ev->desc->family < GCEV_FAMILY_COUNT_) {
+        s->family_counts[ev->desc->family]++;
+    }
+    gcev_status st = stats_model_event(s, ev, ms, thread_id);
+    if (st == GCEV_OK && !stats_heap_event(s, ev, ms)) {
+        st = stats_lifetime_event(s, ev, ms);
+    }
+    return st;
+}
+
+gcev_status gcev_stats_add(gcev_stats *s, const gcev_stats_input *in)
+{
+    if (!s || !in || s->finished) {
+        return GCEV_E_INVALID_ARG;
+    }
+    gcev_status st = GCEV_E_UNKNOWN_EVENT;
+    const gcev_event_desc *d =
+        in->provider ? gcev_event_desc_resolve(in->provider, in->event_id, in->version, &st) : NULL;
+    if (!d) {
+        /* not a GC event: it only tells how long the trace is */
+        note_time(s, in->ms);
+        s->sum.events++;
+        return GCEV_OK;
+    }
+    gcev_input di = {in->provider, in->event_id, in->version, in->pointer_size, in->payload,
+                     in->payload_size};
+    gcev_event ev;
+    st = gcev_decode(&di, &ev, NULL);
+    if (st != GCEV_OK) {
+        note_time(s, in->ms);
+        s->sum.events++;
+        s->sum.decode_errors++;
+        return st;
+    }
+    return gcev_stats_add_decoded(s, &ev, in->ms, in->thread_id);
+}
+
+gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_event *ev)
+{
+    if (!s || !ev) {
+        return GCEV_E_INVALID_ARG;
+    }
+    gcev_stats_input in = {ev->provider, ev->event_id, ev->version, ev->pointer_size,
+                           ev->payload, ev->payload_size, ev->ms, ev->thread_id};
+    return gcev_stats_add(s, &in);
+}
+
+void gcev_stats_note_dropped(gcev_stats *s, uint64_t count, double ms)
+{
+    if (!s || !count) {
+        return;
+    }
+    s->sum.dropped_events += count;
+    /* The lost events may have belonged to any GC open at `ms` or ending after
+     * it (time order across threads is only approximate), or to the GC that
+     * just ended and still awaits its HeapStats. */
+    size_t stop = s->ngcs > END_SEARCH ? s->ngcs - END_SEARCH : 0;
+    for (size_t i = s->ngcs; i-- > stop;) {
+        gcev_stats_gc *g = &s->gcs[i];
+        int open = !(g->present & GCEV_STATS_GC_HAS_END) || g->end_ms >= ms;
+        int awaiting = (long)i == s->last_ended && !(g->present & GCEV_STATS_GC_HAS_HEAP_STATS);
+        if (open || awaiting) {
+            g->flags |= GCEV_STATS_GC_INCOMPLETE;
+        }
+    }
+}
+
+gcev_status gcev_stats_finish(gcev_stats *s)
+{
+    if (!s) {
+        return GCEV_E_INVALID_ARG;
+    }
+    if (s->finished) {
+        return GCEV_OK;
+    }
+    /* A suspension still open has no RestartEEEnd: its pause stays unknown. */
+    memset(&s->susp, 0, sizeof s->susp);
+    s->susp.gc = -1;
+    gcev_status st = stats_lifetimes_finish(s);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    stats_summary_finish(s);
+    s->finished = 1;
+    return GCEV_OK;
+}
