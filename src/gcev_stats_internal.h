@@ -33,9 +33,17 @@ int stats_table_remove(stats_table *t, uint64_t key);
 /* Copies the live values into a new malloc'ed array sorted with cmp (NULL on OOM). */
 void *stats_table_sorted(const stats_table *t, int (*cmp)(const void *, const void *));
 
-/* The suspension in progress (SuspendEEBegin seen, RestartEEEnd not yet). */
+/*
+ * A suspension in progress (SuspendEEBegin seen, RestartEEEnd not yet), per
+ * suspending thread: the sampling profiler's thread logs its SuspendEEBegin
+ * while a GC's suspension is still open (real 3.0 traces), so one global
+ * "current suspension" would pair the sampler's RestartEE with the GC.
+ */
+enum { STATS_SUSP_SLOTS = 16 };
 typedef struct stats_suspension {
     int active;
+    uint64_t thread_id;
+    uint64_t seq;  /* order of SuspendEEBegin, to find the most recent / evict the oldest */
     double begin_ms;
     double end_ms;
     int has_end;
@@ -54,7 +62,8 @@ struct gcev_stats {
     long open_inner;   /* innermost GC started and not ended, -1 */
     long open_outer;   /* the GC it is nested in (a background GC), -1 */
     long last_ended;   /* GC whose GCEnd came last (HeapStats follow GCEnd), -1 */
-    stats_suspension susp;
+    stats_suspension susp[STATS_SUSP_SLOTS];
+    uint64_t susp_seq;
     uint64_t alloc_since_gc;
     /* mark times: per heap, time of the previous mark event of gc `mark_gc` */
     long mark_gc;

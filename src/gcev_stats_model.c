@@ -42,7 +42,6 @@ gcev_status gcev_stats_create(const gcev_stats_options *opts, gcev_stats **out)
         s->opts.max_app_domains = 256;
     }
     s->bgc = s->open_inner = s->last_ended = s->mark_gc = -1;
-    s->susp.gc = -1;
     stats_table_init(&s->segments, sizeof(gcev_stats_segment), s->opts.max_segments);
     stats_table_init(&s->handles, sizeof(gcev_stats_handle), s->opts.max_handles);
     *out = s;
@@ -85,6 +84,51 @@ static void note_time(gcev_stats *s, double ms)
     }
 }
 
+static int is_gc_reason(const stats_suspension *p)
+{
+    return p->has_reason && (p->reason == SUSPEND_FOR_GC || p->reason == SUSPEND_FOR_GC_PREP);
+}
+
+/* The open suspension of this thread, or NULL. */
+static stats_suspension *suspension_of(gcev_stats *s, uint64_t tid)
+{
+    for (int i = 0; i < STATS_SUSP_SLOTS; i++) {
+        if (s->susp[i].active && s->susp[i].thread_id == tid) {
+            return &s->susp[i];
+        }
+    }
+    return NULL;
+}
+
+/*
+ * The suspension a starting GC runs in: its own thread's (workstation GC,
+ * background GC thread, server GC heap 0 thread), else the most recent open
+ * GC-reason suspension of another thread with no GC yet. Never a sampler's
+ * SuspendOther of another thread.
+ */
+static stats_suspension *suspension_for_gc(gcev_stats *s, uint64_t tid)
+{
+    stats_suspension *p = suspension_of(s, tid);
+    if (p) {
+        return p->gc < 0 ? p : NULL;
+    }
+    stats_suspension *best = NULL;
+    for (int i = 0; i < STATS_SUSP_SLOTS; i++) {
+        stats_suspension *q = &s->susp[i];
+        if (q->active && q->gc < 0 && is_gc_reason(q) && (!best || q->seq > best->seq)) {
+            best = q;
+        }
+    }
+    return best;
+}
+
+/* Whether the starting GC's thread is suspended for a GC that already started. */
+static int shared_suspension(gcev_stats *s, uint64_t tid)
+{
+    stats_suspension *p = suspension_of(s, tid);
+    return p && p->gc >= 0;
+}
+
 static gcev_status on_gc_start(gcev_stats *s, const gcev_gc_start *e, double ms, uint64_t tid)
 {
     if (s->ngcs == s->cap_gcs) {
@@ -121,18 +165,17 @@ static gcev_status on_gc_start(gcev_stats *s, const gcev_gc_start *e, double ms,
         g->nested_in = s->gcs[s->bgc].number;
         g->present |= GCEV_STATS_GC_HAS_NESTED_IN;
     }
-    if (s->susp.active) {
-        if (s->susp.gc < 0) {
-            s->susp.gc = idx;
-            g->suspend_begin_ms = s->susp.begin_ms;
-            if (s->susp.has_end) {
-                g->suspension_ms = s->susp.end_ms - s->susp.begin_ms;
-                g->present |= GCEV_STATS_GC_HAS_SUSPENSION;
-            }
-        } else {
-            /* e.g. the ephemeral GC a BGC starts with: the pause is the first GC's */
-            g->flags |= GCEV_STATS_GC_SHARED_SUSPENSION;
+    stats_suspension *p = suspension_for_gc(s, tid);
+    if (p) {
+        p->gc = idx;
+        g->suspend_begin_ms = p->begin_ms;
+        if (p->has_end) {
+            g->suspension_ms = p->end_ms - p->begin_ms;
+            g->present |= GCEV_STATS_GC_HAS_SUSPENSION;
         }
+    } else if (shared_suspension(s, tid)) {
+        /* e.g. the ephemeral GC a BGC starts with: the pause is the first GC's */
+        g->flags |= GCEV_STATS_GC_SHARED_SUSPENSION;
     }
     if (is_bgc) {
         s->bgc = idx;
@@ -165,40 +208,64 @@ static void on_gc_end(gcev_stats *s, const gcev_gc_end *e, double ms)
     /* a GCEnd whose GCStart preceded the trace: nothing to close */
 }
 
-static void on_suspend_begin(gcev_stats *s, const gcev_gc_suspend_ee_begin *e, double ms)
+static void on_suspend_begin(gcev_stats *s, const gcev_gc_suspend_ee_begin *e, double ms,
+                             uint64_t tid)
 {
-    /* A new suspension while one is open means its RestartEE was lost: drop it. */
-    memset(&s->susp, 0, sizeof s->susp);
-    s->susp.active = 1;
-    s->susp.begin_ms = ms;
-    s->susp.gc = -1;
+    /* A thread suspending again while its last suspension is open means that
+     * RestartEE was lost: reuse its slot. Otherwise take a free slot, or evict
+     * the oldest (a lost restart long ago). */
+    stats_suspension *p = suspension_of(s, tid);
+    for (int i = 0; !p && i < STATS_SUSP_SLOTS; i++) {
+        if (!s->susp[i].active) {
+            p = &s->susp[i];
+        }
+    }
+    if (!p) {
+        p = &s->susp[0];
+        for (int i = 1; i < STATS_SUSP_SLOTS; i++) {
+            if (s->susp[i].seq < p->seq) {
+                p = &s->susp[i];
+            }
+        }
+    }
+    memset(p, 0, sizeof *p);
+    p->active = 1;
+    p->thread_id = tid;
+    p->seq = ++s->susp_seq;
+    p->begin_ms = ms;
+    p->gc = -1;
     if (e->present & GCEV_GC_SUSPEND_EE_BEGIN_HAS_REASON) {
-        s->susp.reason = e->reason;
-        s->susp.has_reason = 1;
+        p->reason = e->reason;
+        p->has_reason = 1;
     }
 }
 
-static void on_suspend_end(gcev_stats *s, double ms)
+/*
+ * SuspendEEEnd and RestartEE close the suspension of their own thread only:
+ * the 3.0 corpus trace has 49 sampler RestartEE with no SuspendEEBegin, which
+ * must not close a GC's suspension open on another thread.
+ */
+static void on_suspend_end(gcev_stats *s, double ms, uint64_t tid)
 {
-    if (s->susp.active && !s->susp.has_end) {
-        s->susp.end_ms = ms;
-        s->susp.has_end = 1;
+    stats_suspension *p = suspension_of(s, tid);
+    if (p && !p->has_end) {
+        p->end_ms = ms;
+        p->has_end = 1;
     }
 }
 
-static void on_restart_end(gcev_stats *s, double ms)
+static void on_restart_end(gcev_stats *s, double ms, uint64_t tid)
 {
-    stats_suspension *p = &s->susp;
-    if (!p->active) {
+    stats_suspension *p = suspension_of(s, tid);
+    if (!p) {
         return; /* its SuspendEEBegin preceded the trace */
     }
     double pause = ms > p->begin_ms ? ms - p->begin_ms : 0.0;
     double susp = p->has_end && p->end_ms > p->begin_ms ? p->end_ms - p->begin_ms : 0.0;
-    int gc_reason = p->has_reason && (p->reason == SUSPEND_FOR_GC || p->reason == SUSPEND_FOR_GC_PREP);
     gcev_stats_gc *g = NULL;
     if (p->gc >= 0) {
         g = &s->gcs[p->gc];
-    } else if (s->bgc >= 0 && gc_reason) {
+    } else if (s->bgc >= 0 && is_gc_reason(p)) {
         g = &s->gcs[s->bgc]; /* the background GC's final non-concurrent phase */
         if (p->has_end) {
             g->suspension_ms += susp;
@@ -236,13 +303,13 @@ gcev_status stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, ui
         on_gc_end(s, &ev->u.gc_end, ms);
         break;
     case GCEV_FAMILY_GC_SUSPEND_EE_BEGIN:
-        on_suspend_begin(s, &ev->u.gc_suspend_ee_begin, ms);
+        on_suspend_begin(s, &ev->u.gc_suspend_ee_begin, ms, tid);
         break;
     case GCEV_FAMILY_GC_SUSPEND_EE_END:
-        on_suspend_end(s, ms);
+        on_suspend_end(s, ms, tid);
         break;
     case GCEV_FAMILY_GC_RESTART_EE_END:
-        on_restart_end(s, ms);
+        on_restart_end(s, ms, tid);
         break;
     case GCEV_FAMILY_GC_ALLOCATION_TICK:
         on_allocation_tick(s, &ev->u.gc_allocation_tick);
@@ -338,8 +405,7 @@ gcev_status gcev_stats_finish(gcev_stats *s)
         return GCEV_OK;
     }
     /* A suspension still open has no RestartEEEnd: its pause stays unknown. */
-    memset(&s->susp, 0, sizeof s->susp);
-    s->susp.gc = -1;
+    memset(s->susp, 0, sizeof s->susp);
     gcev_status st = stats_lifetimes_finish(s);
     if (st != GCEV_OK) {
         return st;

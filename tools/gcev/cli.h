@@ -14,6 +14,7 @@ int gcev_cmd_decode(int argc, char **argv);
 int gcev_cmd_schema(int argc, char **argv);
 int gcev_cmd_count(int argc, char **argv);
 int gcev_cmd_dump(int argc, char **argv);
+int gcev_cmd_stats(int argc, char **argv);
 
 /* "gcev <cmd>: <message>" on stderr; returns GCEV_EXIT_USAGE. */
 int gcev_cli_fail(const char *cmd, const char *fmt, ...);

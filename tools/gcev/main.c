@@ -14,6 +14,7 @@ static const struct {
     {"schema", gcev_cmd_schema, "list the compiled events, versions and fields"},
     {"count", gcev_cmd_count, "count the events of a trace per provider/id/version"},
     {"dump", gcev_cmd_dump, "print every event of a trace (text, jsonl, csv)"},
+    {"stats", gcev_cmd_stats, "GC analysis: pauses, generations, heap sizes, lifetimes"},
 };
 
 static void usage(FILE *f)

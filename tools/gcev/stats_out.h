@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* gcev stats output: one file per format, over a finished gcev_stats model. */
+#ifndef GCEV_STATS_OUT_H
+#define GCEV_STATS_OUT_H
+
+#include <gcev/gcev_stats.h>
+#include <stdio.h>
+
+typedef struct stats_report {
+    const char *path;
+    const gcev_trace_info *info;
+    const gcev_stats *s;
+    int one_gc;             /* --gc N given */
+    uint32_t gc_number;
+    const char *read_error; /* the trace ended with this error (output is partial), or NULL */
+} stats_report;
+
+/* The families whose counts are listed as "events seen" (GC_EVENTS.md 4.20). */
+extern const uint16_t stats_seen_families[];
+extern const size_t stats_seen_family_count;
+
+/* The warning every format carries when events were dropped, or NULL. */
+const char *stats_drop_warning(const stats_report *r);
+/* Whether GC g is printed (all, or only --gc N). */
+int stats_selected(const stats_report *r, const gcev_stats_gc *g);
+/* Sum over generations of a gen_heap member: returns 0 when no generation has the bit. */
+int stats_heap_total(const gcev_stats_gc *g, uint32_t bit, size_t member_offset, uint64_t *out);
+
+void stats_print_text(FILE *f, const stats_report *r);
+void stats_print_json(FILE *f, const stats_report *r);
+void stats_print_csv(FILE *f, const stats_report *r);
+
+#endif

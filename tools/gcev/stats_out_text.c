@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gcev stats, text: for people, every line within 100 columns. A value whose
+ * inputs are not in the trace prints as "-", never as 0.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "stats_out.h"
+
+enum { WIDTH = 100, LIST_MAX = 10 };
+
+static const char *ms_s(char *buf, size_t n, int has, double v)
+{
+    if (!has) {
+        return "-";
+    }
+    snprintf(buf, n, "%.3f", v);
+    return buf;
+}
+
+/* Bytes as MB (10^6), the unit of PerfView's GCStats tables. */
+static const char *mb_s(char *buf, size_t n, int has, uint64_t v)
+{
+    if (!has) {
+        return "-";
+    }
+    snprintf(buf, n, "%.3f", (double)v / 1e6);
+    return buf;
+}
+
+static const char *u64_s(char *buf, size_t n, int has, uint64_t v)
+{
+    if (!has) {
+        return "-";
+    }
+    snprintf(buf, n, "%llu", (unsigned long long)v);
+    return buf;
+}
+
+static const char *type_short(const gcev_stats_gc *g)
+{
+    if (!(g->present & GCEV_STATS_GC_HAS_TYPE)) {
+        return "-";
+    }
+    switch (g->type) {
+    case GCEV_STATS_BLOCKING: return "blk";
+    case GCEV_STATS_BACKGROUND: return "BGC";
+    case GCEV_STATS_FOREGROUND: return "FGC";
+    default: return "?";
+    }
+}
+
+static const char *reason_s(char *buf, size_t n, const gcev_stats_gc *g)
+{
+    if (!(g->present & GCEV_STATS_GC_HAS_REASON)) {
+        return "-";
+    }
+    const char *name = gcev_gc_reason_map_name(g->reason);
+    if (name) {
+        return name;
+    }
+    snprintf(buf, n, "%u", g->reason);
+    return buf;
+}
+
+static void print_header(FILE *f, const stats_report *r)
+{
+    const gcev_stats_summary *sum = gcev_stats_get_summary(r->s);
+    const gcev_trace_info *in = r->info;
+    fprintf(f, "%s: %s v%u, %u-bit, %.3f s, %llu GCs\n", r->path,
+            in ? gcev_trace_format_name(in->format) : "events", in ? in->format_version : 0,
+            in ? in->pointer_size * 8u : 64u, sum->duration_ms / 1000.0,
+            (unsigned long long)sum->gc_count);
+    const char *w = stats_drop_warning(r);
+    if (w) {
+        fprintf(f, "WARNING: %llu %s (GCs open across a loss are marked !)\n",
+                (unsigned long long)sum->dropped_events, w);
+    }
+    if (r->read_error) {
+        fprintf(f, "WARNING: the trace ends with an error (%s): results cover the events before it\n",
+                r->read_error);
+    }
+    if (sum->decode_errors) {
+        fprintf(f, "WARNING: %llu GC events did not decode and were skipped\n",
+                (unsigned long long)sum->decode_errors);
+    }
+    if (sum->limit_hit) {
+        fprintf(f, "WARNING: a segment/handle/AppDomain table hit its limit: lifetimes are partial\n");
+    }
+    /* which inputs the statistics rest on: a missing family explains a "-" */
+    int col = fprintf(f, "Events seen:");
+    for (size_t i = 0; i < stats_seen_family_count; i++) {
+        uint16_t fam = stats_seen_families[i];
+        const gcev_family_info *fi = gcev_family_get(fam);
+        char item[64];
+        int n = snprintf(item, sizeof item, " %s %llu", fi ? fi->name : "?",
+                         (unsigned long long)gcev_stats_family_count(r->s, fam));
+        if (col + n + 1 > WIDTH) {
+            fprintf(f, ",\n ");
+            col = 1;
+        } else if (i) {
+            fputc(',', f);
+            col++;
+        }
+        col += fprintf(f, "%s", item);
+    }
+    fputc('\n', f);
+}
+
+static void print_gc_row(FILE *f, const gcev_stats_gc *g)
+{
+    char a[32], b[32], c[32], d[32], rs[16];
+    uint64_t after = 0, frag = 0;
+    int has_after = stats_heap_total(g, GCEV_STATS_HEAP_HAS_SIZE_AFTER,
+                                     offsetof(gcev_stats_gen_heap, size_after), &after);
+    int has_frag = stats_heap_total(g, GCEV_STATS_HEAP_HAS_FRAG_AFTER,
+                                    offsetof(gcev_stats_gen_heap, frag_after), &frag);
+    char frag_s[16] = "-";
+    if (has_frag && has_after && after) {
+        snprintf(frag_s, sizeof frag_s, "%.1f", (double)frag * 100.0 / (double)after);
+    }
+    char gen[8] = "-";
+    if (g->present & GCEV_STATS_GC_HAS_GENERATION) {
+        snprintf(gen, sizeof gen, "%u", g->generation);
+    }
+    fprintf(f, "%6u %3s %-4s%c%c %-16.16s %10.3f %9s %9s %11s %9s %6s\n", g->number, gen,
+            type_short(g), (g->present & GCEV_STATS_GC_HAS_NESTED_IN) ? '^' : ' ',
+            (g->flags & GCEV_STATS_GC_INCOMPLETE) ? '!' : ' ', reason_s(rs, sizeof rs, g),
+            g->start_ms, ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PAUSE) != 0, g->pause_ms),
+            ms_s(b, sizeof b, (g->present & GCEV_STATS_GC_HAS_END) != 0, g->duration_ms),
+            mb_s(c, sizeof c, (g->present & GCEV_STATS_GC_HAS_PROMOTED) != 0, g->promoted_bytes),
+            mb_s(d, sizeof d, has_after, after), frag_s);
+}
+
+static void print_gc_table(FILE *f, const stats_report *r)
+{
+    fprintf(f, "\n%6s %3s %-6s %-16s %10s %9s %9s %11s %9s %6s\n", "GC#", "Gen", "Type", "Reason",
+            "Start ms", "Pause ms", "GC ms", "Promoted MB", "After MB", "Frag%");
+    for (size_t i = 0; i < gcev_stats_gc_count(r->s); i++) {
+        print_gc_row(f, gcev_stats_gc_at(r->s, i));
+    }
+    fprintf(f, "Type: blk blocking, BGC background, FGC foreground (blocking gen2 during a BGC);\n"
+               "^ started during a BGC; ! events dropped while open; - not in the trace.\n"
+               "Pause: SuspendEE begin -> RestartEE end; GC ms: GCStart -> GCEnd; MB = 10^6 bytes.\n");
+}
+
+static void print_gc_detail(FILE *f, const gcev_stats_gc *g)
+{
+    char a[32], b[32], rs[16];
+    fprintf(f, "\nGC #%u\n", g->number);
+    fprintf(f, "  generation          %s\n",
+            u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_GENERATION) != 0, g->generation));
+    fprintf(f, "  type                %s\n", (g->present & GCEV_STATS_GC_HAS_TYPE)
+                                                  ? (gcev_stats_gc_type_name(g->type) ? gcev_stats_gc_type_name(g->type) : "?")
+                                                  : "-");
+    fprintf(f, "  reason              %s\n", reason_s(rs, sizeof rs, g));
+    if (g->present & GCEV_STATS_GC_HAS_NESTED_IN) {
+        fprintf(f, "  during BGC          #%u\n", g->nested_in);
+    }
+    fprintf(f, "  thread              %llu\n", (unsigned long long)g->thread_id);
+    fprintf(f, "  start ms            %.3f\n", g->start_ms);
+    fprintf(f, "  end ms              %s\n", ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_END) != 0, g->end_ms));
+    fprintf(f, "  duration ms         %s\n", ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_END) != 0, g->duration_ms));
+    fprintf(f, "  suspension ms       %s\n", ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_SUSPENSION) != 0, g->suspension_ms));
+    fprintf(f, "  pause ms            %s", ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PAUSE) != 0, g->pause_ms));
+    fprintf(f, g->suspensions > 1 ? " (%u suspensions)\n" : "\n", g->suspensions);
+    fprintf(f, "  promoted MB         %s\n", mb_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PROMOTED) != 0, g->promoted_bytes));
+    fprintf(f, "  allocated MB before %s\n", mb_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_ALLOCATED) != 0, g->allocated_bytes));
+    fprintf(f, "  pinned objects      %s\n", u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PINNED_OBJECTS) != 0, g->pinned_objects));
+    fprintf(f, "  pin events          %s (%s bytes)\n",
+            u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PINNED_EVENTS) != 0, g->pinned_events),
+            u64_s(b, sizeof b, (g->present & GCEV_STATS_GC_HAS_PINNED_EVENTS) != 0, g->pinned_bytes));
+    fprintf(f, "  finalization promoted %s\n", u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_FINALIZATION) != 0, g->finalization_promoted_count));
+    if (g->present & GCEV_STATS_GC_HAS_CONDEMN_REASONS) {
+        fprintf(f, "  condemn reasons     0x%08x 0x%08x\n", g->condemn_reasons0, g->condemn_reasons1);
+    } else {
+        fprintf(f, "  condemn reasons     -\n");
+    }
+    fprintf(f, "  heaps               %s\n", u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_HEAP_COUNT) != 0, (uint64_t)g->heap_count));
+    fprintf(f, "  flags               %s%s%s\n", g->flags ? "" : "-",
+            (g->flags & GCEV_STATS_GC_INCOMPLETE) ? "incomplete (events dropped) " : "",
+            (g->flags & GCEV_STATS_GC_SHARED_SUSPENSION) ? "shared-suspension" : "");
+    fprintf(f, "  %-5s %13s %13s %13s %13s %13s\n", "heap", "before MB", "after MB",
+            "frag before", "frag after", "promoted MB");
+    for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
+        const gcev_stats_gen_heap *h = &g->gens[i];
+        char c1[32], c2[32], c3[32], c4[32], c5[32];
+        fprintf(f, "  %-5s %13s %13s %13s %13s %13s\n", gcev_stats_gen_name(i),
+                mb_s(c1, sizeof c1, (h->present & GCEV_STATS_HEAP_HAS_SIZE_BEFORE) != 0, h->size_before),
+                mb_s(c2, sizeof c2, (h->present & GCEV_STATS_HEAP_HAS_SIZE_AFTER) != 0, h->size_after),
+                mb_s(c3, sizeof c3, (h->present & GCEV_STATS_HEAP_HAS_FRAG_BEFORE) != 0, h->frag_before),
+                mb_s(c4, sizeof c4, (h->present & GCEV_STATS_HEAP_HAS_FRAG_AFTER) != 0, h->frag_after),
+                mb_s(c5, sizeof c5, (h->present & GCEV_STATS_HEAP_HAS_PROMOTED) != 0, h->promoted));
+    }
+    if (g->present & GCEV_STATS_GC_HAS_MARKS) {
+        fprintf(f, "  %-16s %10s %13s\n", "mark roots", "ms", "promoted MB");
+        for (unsigned k = 0; k < GCEV_STATS_ROOT_KINDS; k++) {
+            if (g->marks[k].present) {
+                char c1[32], c2[32];
+                fprintf(f, "  %-16s %10s %13s\n", gcev_gc_root_kind_map_name(k),
+                        ms_s(c1, sizeof c1, 1, g->marks[k].ms), mb_s(c2, sizeof c2, 1, g->marks[k].bytes));
+            }
+        }
+    }
+    if (g->present & GCEV_STATS_GC_HAS_LOH_COMPACT) {
+        fprintf(f, "  LOH compaction      %u heaps, plan %llu, compact %llu, relocate %llu (us); "
+                   "refs %llu, zero %llu\n",
+                g->loh_compact_heaps, (unsigned long long)g->loh_compact_time_plan,
+                (unsigned long long)g->loh_compact_time_compact,
+                (unsigned long long)g->loh_compact_time_relocate,
+                (unsigned long long)g->loh_compact_total_refs,
+                (unsigned long long)g->loh_compact_zero_refs);
+    }
+}
+
+static void print_generations(FILE *f, const stats_report *r)
+{
+    fprintf(f, "\n%-4s %7s %5s %5s %14s %10s %10s %13s %12s\n", "Gen", "GCs", "BGC", "FGC",
+            "Pause total ms", "Mean ms", "Max ms", "Promoted MB", "GC total ms");
+    for (unsigned i = 0; i < 3; i++) {
+        const gcev_stats_gen_summary *gs = gcev_stats_generation(r->s, i);
+        char a[32], b[32], c[32], d[32];
+        fprintf(f, "%-4u %7llu %5llu %5llu %14s %10s %10s %13s %12.3f\n", i,
+                (unsigned long long)gs->count, (unsigned long long)gs->background,
+                (unsigned long long)gs->foreground,
+                ms_s(a, sizeof a, gs->pause_count > 0, gs->pause_total_ms),
+                ms_s(b, sizeof b, gs->pause_count > 0, gs->pause_mean_ms),
+                ms_s(c, sizeof c, gs->pause_count > 0, gs->pause_max_ms),
+                mb_s(d, sizeof d, gs->promoted_count > 0, gs->promoted_bytes), gs->duration_total_ms);
+    }
+}
+
+static void print_summary(FILE *f, const stats_report *r)
+{
+    const gcev_stats_summary *s = gcev_stats_get_summary(r->s);
+    int dur = (s->present & GCEV_STATS_SUM_HAS_DURATION) != 0;
+    int pause = (s->present & GCEV_STATS_SUM_HAS_PAUSE) != 0;
+    fprintf(f, "\nSummary\n");
+    if (s->present & GCEV_STATS_SUM_HAS_HEAP_COUNT) {
+        fprintf(f, "  GC mode           %s (%d heap%s)\n", s->heap_count > 1 ? "server" : "workstation",
+                s->heap_count, s->heap_count == 1 ? "" : "s");
+    } else {
+        fprintf(f, "  GC mode           unknown (no GCGlobalHeapHistory)\n");
+    }
+    fprintf(f, "  GCs               %llu", (unsigned long long)s->gc_count);
+    if (dur) {
+        fprintf(f, ", %.3f per second", s->gcs_per_sec);
+    }
+    if (s->unfinished_gcs) {
+        fprintf(f, ", %llu without GCEnd", (unsigned long long)s->unfinished_gcs);
+    }
+    fputc('\n', f);
+    if (pause) {
+        fprintf(f, "  Time paused       %.3f ms", s->pause_total_ms);
+        if (dur) {
+            fprintf(f, ", %.3f%% of the trace", s->pause_percent);
+        }
+        fprintf(f, "; longest %.3f ms (GC #%u)\n", s->pause_max_ms, s->pause_max_gc);
+    } else {
+        fprintf(f, "  Time paused       - (no GC suspension seen)\n");
+    }
+    if (s->present & GCEV_STATS_SUM_HAS_ALLOCATION) {
+        fprintf(f, "  Allocated         %.3f MB in %llu AllocationTick events", (double)s->allocated_bytes / 1e6,
+                (unsigned long long)s->allocation_ticks);
+        if (dur) {
+            fprintf(f, ", %.3f MB/s", s->alloc_mb_per_sec);
+        }
+        fputc('\n', f);
+    } else {
+        fprintf(f, "  Allocated         - (no AllocationTick events)\n");
+    }
+    fprintf(f, "  Other suspensions %llu, %.3f ms (no GC inside: sampling profiler, debugger)\n",
+            (unsigned long long)s->other_suspensions, s->other_suspended_ms);
+    if (s->present & GCEV_STATS_SUM_HAS_SURVIVED) {
+        fprintf(f, "  Survived          %.3f MB in the process after GC #%u (last full blocking GC)\n",
+                (double)s->process_survived / 1e6, s->survived_gc);
+        for (size_t i = 0; i < gcev_stats_appdomain_count(r->s); i++) {
+            const gcev_stats_appdomain *ad = gcev_stats_appdomain_at(r->s, i);
+            fprintf(f, "    AppDomain 0x%llx: %.3f MB\n", (unsigned long long)ad->app_domain_id,
+                    (double)ad->survived / 1e6);
+        }
+    }
+}
+
+static void print_pairing(FILE *f, const char *what, const gcev_stats_pairing *p)
+{
+    fprintf(f, "  %-9s %llu created, %llu freed, %llu frees without creation, %llu never freed", what,
+            (unsigned long long)p->created, (unsigned long long)p->freed,
+            (unsigned long long)p->unmatched_frees, (unsigned long long)p->live);
+    if (p->over_limit) {
+        fprintf(f, ", %llu not tracked (limit)", (unsigned long long)p->over_limit);
+    }
+    fputc('\n', f);
+}
+
+static void print_lifetimes(FILE *f, const stats_report *r)
+{
+    const gcev_stats_pairing *sp = gcev_stats_segment_pairing(r->s);
+    const gcev_stats_pairing *hp = gcev_stats_handle_pairing(r->s);
+    fprintf(f, "\nLifetimes%s\n", stats_drop_warning(r) ? " (events dropped: pairing may be incomplete)" : "");
+    print_pairing(f, "Segments", sp);
+    for (size_t i = 0; i < sp->live && i < LIST_MAX; i++) {
+        const gcev_stats_segment *sg = gcev_stats_live_segment_at(r->s, i);
+        const char *type = gcev_gc_segment_type_map_name(sg->type);
+        fprintf(f, "    0x%016llx %12.3f MB %-16s created at %.3f ms\n",
+                (unsigned long long)sg->address, (double)sg->size / 1e6, type ? type : "?",
+                sg->created_ms);
+    }
+    if (sp->live > LIST_MAX) {
+        fprintf(f, "    ... %llu more (--format json lists all)\n", (unsigned long long)(sp->live - LIST_MAX));
+    }
+    print_pairing(f, "Handles", hp);
+    for (size_t i = 0; i < hp->live && i < LIST_MAX; i++) {
+        const gcev_stats_handle *h = gcev_stats_live_handle_at(r->s, i);
+        const char *kind = gcev_gc_handle_kind_map_name(h->kind);
+        fprintf(f, "    0x%016llx -> 0x%016llx %-11s created at %.3f ms\n",
+                (unsigned long long)h->handle_id, (unsigned long long)h->object_id,
+                kind ? kind : "?", h->created_ms);
+    }
+    if (hp->live > LIST_MAX) {
+        fprintf(f, "    ... %llu more (--format json lists all)\n", (unsigned long long)(hp->live - LIST_MAX));
+    }
+}
+
+void stats_print_text(FILE *f, const stats_report *r)
+{
+    print_header(f, r);
+    if (r->one_gc) {
+        for (size_t i = 0; i < gcev_stats_gc_count(r->s); i++) {
+            const gcev_stats_gc *g = gcev_stats_gc_at(r->s, i);
+            if (stats_selected(r, g)) {
+                print_gc_detail(f, g);
+            }
+        }
+        return;
+    }
+    print_gc_table(f, r);
+    print_generations(f, r);
+    print_summary(f, r);
+    print_lifetimes(f, r);
+}
