@@ -274,7 +274,10 @@ static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
         if (e->pos < used && used - e->pos >= 8) {
             uint64_t rec_off = e->buf_off + e->pos;
             if (e->have < (size_t)e->pos + 8) {
-                return etl_fail(err, GCEV_E_TRUNCATED_FILE, rec_off, "trace ends inside an ETL record");
+                /* the input may end in the previous record's alignment padding, before pos */
+                uint64_t end = e->buf_off + e->have;
+                return etl_fail(err, GCEV_E_TRUNCATED_FILE, rec_off < end ? rec_off : end,
+                                "trace ends inside an ETL record");
             }
             const char *msg = NULL;
             gcev_etl_record r;
@@ -303,7 +306,9 @@ static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
             return st;
         }
         if (e->have < e->bh.buffer_size) {
-            return etl_fail(err, GCEV_E_TRUNCATED_FILE, e->buf_off + used,
+            /* the padding starts at `used`, unless the input ends before it (a fill marker) */
+            uint64_t pad = e->buf_off + used, end = e->buf_off + e->have;
+            return etl_fail(err, GCEV_E_TRUNCATED_FILE, pad < end ? pad : end,
                             "trace ends inside an ETL buffer's padding");
         }
         gcev_status st = gcev_source_skip(&t->src, e->bh.buffer_size, err);

@@ -548,14 +548,15 @@ static void expect_truncated(const etlb *b, size_t len, size_t *events, gcev_sta
         for (; r < b->nrecords && b->records[r].buffer == i; r++) {
             if (len < b->records[r].offset + b->records[r].size) {
                 *st = GCEV_E_TRUNCATED_FILE;
-                *off = b->records[r].offset;
+                /* a cut in the previous record's alignment padding: the input's end */
+                *off = b->records[r].offset < len ? b->records[r].offset : len;
                 return;
             }
             (*events)++;
         }
         if (len < start + b->buffer_size) {
             *st = GCEV_E_TRUNCATED_FILE;
-            *off = start + b->used[i];
+            *off = start + b->used[i] < len ? start + b->used[i] : len;
             return;
         }
     }
