@@ -27,6 +27,10 @@ enum {
 typedef struct es_out {
     char *buf;
     size_t cap, len;
+    /* Values left to format: zero-byte elements (empty structs) in nested arrays
+     * could otherwise cost 65535^depth work for a few payload bytes. */
+    uint64_t budget;
+    int over_budget;
 } es_out;
 
 static void out_put(es_out *o, const char *s, size_t n)
@@ -158,6 +162,11 @@ static int es_varuint(es_cur *c, uint64_t *v)
 
 static int es_value(es_out *o, es_cur *c, uint32_t type, const gcev_trace_field *f, int depth)
 {
+    if (o->budget == 0) {
+        o->over_budget = 1;
+        return 0;
+    }
+    o->budget--;
     if (depth > ES_MAX_DEPTH) {
         return 0;
     }
@@ -308,7 +317,8 @@ static int es_value(es_out *o, es_cur *c, uint32_t type, const gcev_trace_field 
 
 size_t gcev_trace_format_fields_json(const gcev_trace_event *ev, char *buf, size_t n)
 {
-    es_out o = {buf, n, 0};
+    /* per-event work limit: values in proportion to the payload's size */
+    es_out o = {buf, n, 0, 4096 + 16 * (uint64_t)(ev->payload ? ev->payload_size : 0), 0};
     es_cur c = {ev->payload, ev->payload ? ev->payload_size : 0, 0};
     out_put(&o, "{", 1);
     uint32_t i = 0;
@@ -328,7 +338,7 @@ size_t gcev_trace_format_fields_json(const gcev_trace_event *ev, char *buf, size
         }
     }
     if (!ok) {
-        out_str(&o, ",\"_truncated\":true");
+        out_str(&o, o.over_budget ? ",\"_work_limit\":true" : ",\"_truncated\":true");
     }
     out_put(&o, "}", 1);
     if (n) {

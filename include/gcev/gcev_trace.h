@@ -153,7 +153,10 @@ GCEV_API void gcev_trace_close(gcev_trace *t);
  * (ev->fields; "{}" when it has none), for events without a compiled schema:
  * integers as numbers, strings as strings, GUIDs as text, byte arrays as hex,
  * arrays as JSON arrays, nested structs as objects. A payload that ends inside
- * a field gives null for it and a final "_truncated":true member.
+ * a field gives null for it and a final "_truncated":true member. Work is
+ * bounded by the payload's size: after 4096 + 16 * payload_size values (only
+ * reachable with empty structs in nested arrays) the rest is cut and a final
+ * "_work_limit":true member is added.
  * snprintf semantics (returns the full length, NUL-terminates when n > 0).
  * Reentrant; reads only ev->payload within ev->payload_size.
  */
