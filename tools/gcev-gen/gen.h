@@ -123,6 +123,11 @@ typedef struct gen_select {
 
 /* util (model.c) */
 void gen_fail(const char *file, int line, const char *fmt, ...);
+#ifdef GCEV_GEN_FUZZ
+#include <setjmp.h>
+/* When set, gen_fail() longjmps here instead of printing and exiting. */
+extern jmp_buf *gen_fail_jmp;
+#endif
 void *gen_xmalloc(size_t n);
 void *gen_xrealloc(void *p, size_t n);
 char *gen_xstrdup(const char *s);

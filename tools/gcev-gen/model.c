@@ -7,8 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef GCEV_GEN_FUZZ
+/* Fuzzing builds only (tests/fuzz/fuzz_manifest.c): a failure returns to the harness. */
+jmp_buf *gen_fail_jmp;
+#endif
+
 void gen_fail(const char *file, int line, const char *fmt, ...)
 {
+#ifdef GCEV_GEN_FUZZ
+    if (gen_fail_jmp) {
+        longjmp(*gen_fail_jmp, 1);
+    }
+#endif
     va_list ap;
     fprintf(stderr, "%s:%d: error: ", file ? file : "gcev-gen", line);
     va_start(ap, fmt);
