@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trace-reader harness body shared by fuzz_nettrace and fuzz_etl. The
+ * last input byte (which also stays part of the trace) picks the input mode
+ * and the event order, so every seed is a plain trace file:
+ *   bit 0: memory (0) or read-callback stream (1), with chunk sizes from bits 2..4
+ *   bit 1: file order (0) or timestamp order (1)
+ * Every event gets its payload decoded and formatted when its provider is
+ * known, and EventSource/TraceLogging fields go through the JSON formatter.
+ */
+#ifndef GCEV_FUZZ_TRACE_COMMON_H
+#define GCEV_FUZZ_TRACE_COMMON_H
+
+#include "fuzz_common.h"
+
+typedef struct fuzz_stream {
+    const uint8_t *data;
+    size_t size, pos;
+    size_t chunk;
+} fuzz_stream;
+
+static inline long long fuzz_stream_read(void *ctx, void *buf, size_t n)
+{
+    fuzz_stream *s = ctx;
+    size_t left = s->size - s->pos;
+    size_t k = n < left ? n : left;
+    if (k > s->chunk) {
+        k = s->chunk; /* short reads, as a pipe gives */
+    }
+    memcpy(buf, s->data + s->pos, k);
+    s->pos += k;
+    return (long long)k;
+}
+
+static inline void fuzz_trace_run(const uint8_t *data, size_t size)
+{
+    if (size == 0) {
+        return;
+    }
+    const uint8_t mode = data[size - 1];
+    static const size_t chunks[8] = {1, 7, 64, 333, 4096, 65536, 1u << 20, (size_t)-1};
+    gcev_trace_options opts = {(mode & 2) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
+                               16u << 20};
+    fuzz_stream s = {data, size, 0, chunks[(mode >> 2) & 7]};
+    gcev_trace *t = NULL;
+    gcev_error err;
+    gcev_status st;
+    /* an exact-size copy so ASan sees any read past the end of the input */
+    uint8_t *copy = malloc(size);
+    if (!copy) {
+        return;
+    }
+    memcpy(copy, data, size);
+    if (mode & 1) {
+        s.data = copy;
+        st = gcev_trace_open_reader(fuzz_stream_read, &s, &opts, &t, &err);
+    } else {
+        st = gcev_trace_open_memory(copy, size, &opts, &t, &err);
+    }
+    if (st != GCEV_OK) {
+        FUZZ_CHECK(t == NULL && err.code == st);
+        free(copy);
+        return;
+    }
+    const gcev_trace_info *info = gcev_trace_get_info(t);
+    (void)gcev_trace_format_name(info->format);
+    gcev_trace_event ev;
+    uint64_t events = 0;
+    while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+        FUZZ_CHECK(ev.payload_size == 0 || ev.payload != NULL);
+        if (ev.provider && events < 256) {
+            gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload,
+                             ev.payload_size};
+            gcev_event dec;
+            gcev_error derr;
+            if (gcev_decode(&in, &dec, &derr) == GCEV_OK) {
+                fuzz_exercise_event(&dec, 17, 1);
+            }
+        }
+        if (ev.nfields && events < 256) {
+            size_t need = gcev_trace_format_fields_json(&ev, NULL, 0);
+            char *buf = malloc(need + 1);
+            if (buf) {
+                FUZZ_CHECK(gcev_trace_format_fields_json(&ev, buf, need + 1) == need);
+                FUZZ_CHECK(buf[need] == '\0');
+                free(buf);
+            }
+        }
+        events++;
+    }
+    FUZZ_CHECK(st != GCEV_OK);
+    if (st != GCEV_END) {
+        FUZZ_CHECK(err.code == st);
+        if (!(mode & 1)) {
+            FUZZ_CHECK(err.offset <= size);
+        }
+        /* errors are sticky */
+        gcev_error again;
+        FUZZ_CHECK(gcev_trace_next(t, &ev, &again) == st);
+    }
+    size_t nd = gcev_trace_drop_count(t);
+    for (size_t i = 0; i <= nd; i++) {
+        (void)gcev_trace_drop_at(t, i);
+    }
+    (void)gcev_trace_dropped_events(t);
+    gcev_trace_close(t);
+    free(copy);
+}
+
+#endif
