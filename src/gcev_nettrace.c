@@ -543,6 +543,9 @@ gcev_status gcev_nettrace_open(gcev_trace *t, gcev_error *err)
     }
     t->impl = np;
     t->ops = &nettrace_ops;
+    np->last_seq_index = UINT32_MAX;
+    t->provider_resolved = 1; /* per metadata record, in meta_resolve_provider */
+    t->fills_event = 1;       /* fill_event() writes every member */
     const uint8_t *v;
     gcev_status st;
     int nettrace = 0;

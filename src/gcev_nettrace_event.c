@@ -161,7 +161,12 @@ static int seq_observe(gcev_trace *t, uint64_t capture, uint32_t seq, int64_t ts
                        int from_sequence_point)
 {
     gcev_nettrace *np = t->impl;
-    uint32_t i = gcev_idmap_get(&np->seq_ids, capture);
+    uint32_t i;
+    if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == capture) {
+        i = np->last_seq_index;
+    } else {
+        i = gcev_idmap_get(&np->seq_ids, capture);
+    }
     if (i == UINT32_MAX) {
         if (!gcev_np_reserve((void **)&np->seqs, &np->cap_seqs, np->nseqs + 1, sizeof *np->seqs) ||
             !gcev_idmap_put(&np->seq_ids, capture, (uint32_t)np->nseqs)) {
@@ -172,6 +177,8 @@ static int seq_observe(gcev_trace *t, uint64_t capture, uint32_t seq, int64_t ts
         np->nseqs++;
         return 1;
     }
+    np->last_seq_capture = capture;
+    np->last_seq_index = i;
     np_seq *s = &np->seqs[i];
     if (from_sequence_point) {
         /* A lower bound of what the thread tried to log. */
@@ -241,7 +248,15 @@ static gcev_status fill_event(gcev_trace *t, const np_hdr *h, uint64_t off, gcev
     ev->nfields = m->nfields;
     ev->fields = m->fields;
     ev->file_offset = off;
+    ev->stack = NULL;
+    ev->stack_size = 0;
+    ev->ms = 0.0;
     if (np->version >= 6) {
+        static const gcev_guid none;
+        ev->activity_id = none;
+        ev->related_activity_id = none;
+        ev->has_activity_id = 0;
+        ev->has_related_activity_id = 0;
         const np_thread *th = thread_find(np, h->tid);
         if (th && th->has_tid) {
             ev->thread_id = th->os_tid;
@@ -286,7 +301,12 @@ static gcev_status fill_event(gcev_trace *t, const np_hdr *h, uint64_t off, gcev
         ev->stack = h->stack;
         ev->stack_size = h->stack ? h->stack_size : 0;
     } else if (h->stack_id) {
-        uint32_t i = gcev_idmap_get(&np->stack_ids, h->stack_id);
+        uint32_t k = h->stack_id - np->run_first, i;
+        if (k < np->run_count) {
+            i = (uint32_t)(np->run_base + k);
+        } else {
+            i = gcev_idmap_get(&np->stack_ids, h->stack_id);
+        }
         if (i != UINT32_MAX && np->stacks[i].len) {
             ev->stack = np->stack_bytes + np->stacks[i].off;
             ev->stack_size = np->stacks[i].len;
@@ -333,8 +353,15 @@ gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *
             continue;
         }
         np_hdr h;
-        memset(&h, 0, sizeof h);
-        int ok = np->compressed ? hdr_compressed(&c, np, &h) : hdr_uncompressed(&c, np->version, &h);
+        int ok;
+        if (np->compressed) { /* sets every field but the V1-V3 inline stack */
+            h.stack = NULL;
+            h.stack_size = 0;
+            ok = hdr_compressed(&c, np, &h);
+        } else {
+            memset(&h, 0, sizeof h);
+            ok = hdr_uncompressed(&c, np->version, &h);
+        }
         if (!ok) {
             return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
         }
@@ -358,6 +385,7 @@ static void stacks_clear(gcev_nettrace *np)
     np->stack_used = 0;
     np->nstacks = 0;
     gcev_idmap_clear(&np->stack_ids);
+    np->run_count = 0;
     np->nlabels = 0;
     gcev_idmap_clear(&np->label_ids);
 }
@@ -373,6 +401,8 @@ gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gce
     if (c->n > t->src.max_take || np->stack_used > t->src.max_take - c->n) {
         return gcev_np_fail(err, GCEV_E_LIMIT, file_off, "stacks between sequence points exceed the block-size limit");
     }
+    np->run_count = 0; /* valid again once the whole block is read */
+    size_t base = np->nstacks;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t size;
         if (!np_u32(c, &size) || !np_has(c, size)) {
@@ -392,6 +422,12 @@ gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gce
         np->nstacks++;
         np->stack_used += size;
         c->pos += size;
+    }
+    /* the map's keys are first + i without wrapping: a run past 2^32 - 1 stays in the map */
+    if (count && (uint64_t)first + count <= UINT32_MAX) {
+        np->run_first = first;
+        np->run_count = count;
+        np->run_base = base;
     }
     return GCEV_OK;
 }
@@ -423,6 +459,7 @@ gcev_status gcev_np_sequence_point(gcev_trace *t, np_cur *c, uint64_t file_off, 
         gcev_idmap_clear(&np->thread_ids);
         np->nseqs = 0;
         gcev_idmap_clear(&np->seq_ids);
+        np->last_seq_index = UINT32_MAX;
     }
     gcev_trace_sequence_point(t);
     return GCEV_OK;

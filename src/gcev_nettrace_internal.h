@@ -83,6 +83,23 @@ static inline int np_skip(np_cur *c, size_t k)
 /* LEB128 as EventPipe writes it: at most 10 bytes; bits past 64 are a format error. */
 static inline int np_varu64(np_cur *c, uint64_t *v)
 {
+    if (c->n - c->pos >= 10) { /* fast path: no per-byte bounds check */
+        const uint8_t *p = c->p + c->pos;
+        uint64_t r = 0;
+        for (unsigned i = 0; i < 10; i++) {
+            uint8_t b = p[i];
+            if (i == 9 && (b & 0x7e)) {
+                return 0;
+            }
+            r |= (uint64_t)(b & 0x7f) << (7 * i);
+            if (!(b & 0x80)) {
+                c->pos += i + 1;
+                *v = r;
+                return 1;
+            }
+        }
+        return 0;
+    }
     uint64_t r = 0;
     for (unsigned shift = 0; shift < 70; shift += 7) {
         uint8_t b;
@@ -170,12 +187,19 @@ typedef struct gcev_nettrace {
     np_meta **metas;
     size_t nmetas, cap_metas;
     gcev_idmap meta_ids;
+    /* last looked-up metadata (consecutive events mostly share it); reset by meta_add */
+    const np_meta *last_meta;
+    uint64_t last_meta_id;
     /* stacks since the last sequence point (copied: blocks are transient) */
     uint8_t *stack_bytes;
     size_t stack_used, stack_cap;
     struct np_stack { size_t off; uint32_t len; } *stacks;
     size_t nstacks, cap_stacks;
     gcev_idmap stack_ids;
+    /* ids [run_first, run_first + run_count) of the newest stack block sit at
+     * stacks[run_base...]: most events refer to it, so they skip the map */
+    uint32_t run_first, run_count;
+    size_t run_base;
     /* V6 label lists since the last sequence point */
     np_labels *labels;
     size_t nlabels, cap_labels;
@@ -188,6 +212,9 @@ typedef struct gcev_nettrace {
     np_seq *seqs;
     size_t nseqs, cap_seqs;
     gcev_idmap seq_ids;
+    /* last capture thread seen (consecutive events mostly share it) */
+    uint64_t last_seq_capture;
+    uint32_t last_seq_index;    /* UINT32_MAX = none */
 } gcev_nettrace;
 
 /* Grows a vector of `size`-byte items to hold at least need; 0 when out of memory or over limit. */
@@ -202,7 +229,8 @@ gcev_status gcev_np_meta_v5(gcev_trace *t, const uint8_t *p, size_t n, uint64_t 
                             uint64_t meta_offset, gcev_error *err);
 /* Parses a V6 metadata block. */
 gcev_status gcev_np_meta_block_v6(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_error *err);
-const np_meta *gcev_np_meta_find(const gcev_nettrace *np, uint64_t id);
+/* Caches the last hit (metadata records are never freed before the trace). */
+const np_meta *gcev_np_meta_find(gcev_nettrace *np, uint64_t id);
 void gcev_np_meta_free_all(gcev_nettrace *np);
 
 /* gcev_nettrace_event.c */

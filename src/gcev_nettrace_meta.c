@@ -242,13 +242,22 @@ static gcev_status meta_add(gcev_nettrace *np, np_meta *m, uint64_t file_off, gc
     }
     /* A redefined id shadows the old record, which stays alive for buffered events. */
     np->metas[np->nmetas++] = m;
+    np->last_meta = NULL;
     return GCEV_OK;
 }
 
-const np_meta *gcev_np_meta_find(const gcev_nettrace *np, uint64_t id)
+const np_meta *gcev_np_meta_find(gcev_nettrace *np, uint64_t id)
 {
+    if (np->last_meta && np->last_meta_id == id) {
+        return np->last_meta;
+    }
     uint32_t i = gcev_idmap_get(&np->meta_ids, id);
-    return i == UINT32_MAX ? NULL : np->metas[i];
+    if (i == UINT32_MAX) {
+        return NULL;
+    }
+    np->last_meta = np->metas[i];
+    np->last_meta_id = id;
+    return np->last_meta;
 }
 
 void gcev_np_meta_free_all(gcev_nettrace *np)
@@ -259,6 +268,7 @@ void gcev_np_meta_free_all(gcev_nettrace *np)
     free(np->metas);
     np->metas = NULL;
     np->nmetas = np->cap_metas = 0;
+    np->last_meta = NULL;
     gcev_idmap_free(&np->meta_ids);
 }
 

@@ -150,7 +150,7 @@ static void trace_finish_event(gcev_trace *t, gcev_trace_event *ev)
     } else {
         ev->ms = 0.0;
     }
-    if (!ev->provider) {
+    if (!ev->provider && !t->provider_resolved) {
         if (ev->has_provider_guid) {
             ev->provider = gcev_provider_find_guid(&ev->provider_guid);
         }
@@ -230,7 +230,9 @@ gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
         }
         return t->sticky;
     }
-    memset(ev, 0, sizeof *ev);
+    if (!t->fills_event) {
+        memset(ev, 0, sizeof *ev);
+    }
     gcev_error e = {0};
     gcev_status st = t->ops->next(t, ev, &e);
     if (st == GCEV_OK) {

@@ -39,6 +39,12 @@ struct gcev_trace {
     gcev_trace_drop *drops;
     size_t ndrops;
     void *order;                /* timestamp-order state */
+    /* set by a reader that resolves ev->provider itself (NULL then means unknown):
+     * gcev_trace.c then skips its per-event look-up by name/GUID */
+    int provider_resolved;
+    /* set by a reader whose next() writes every member of the event itself,
+     * so gcev_trace.c need not clear it first */
+    int fills_event;
 };
 
 #endif
