@@ -1,13 +1,87 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Feeding a whole trace: every event into the model, and each growth of the
- * reader's dropped-event count reported at the time it was noticed, so the GCs
- * open across a loss are flagged (GC_EVENTS.md 4.14).
+ * Feeding a whole trace: every event into the model, and each gap in the
+ * sequence numbers reported when the time-ordered stream reaches the gap
+ * (GC_EVENTS.md 4.14), so exactly the GCs open across a loss are flagged.
+ *
+ * A time-ordering reader detects a gap when it reads a block, which may be
+ * well before it yields the events around the gap; the drop records carry the
+ * timestamp of the first event after the gap, so notices wait in a small
+ * queue until the stream gets there.
  */
+#include <stdlib.h>
+
 #include "gcev_stats_internal.h"
 
 /* Progress callbacks every 2^16 events: often enough for a terminal, rare enough to be free. */
-enum { PROGRESS_EVERY = 1 << 16 };
+enum { PROGRESS_EVERY = 1 << 16, PENDING_MAX = 1024 };
+
+typedef struct pending_drop {
+    double ms;
+    uint64_t count;
+} pending_drop;
+
+typedef struct drop_queue {
+    pending_drop *q;
+    size_t n;
+    size_t records_seen;  /* gcev_trace_drop_at() records already queued */
+    uint64_t total_seen;  /* gcev_trace_dropped_events() already accounted */
+} drop_queue;
+
+static double ticks_to_ms(const gcev_trace_info *info, int64_t ts)
+{
+    if (!info || !info->clock_frequency) {
+        return 0.0;
+    }
+    return (double)(ts - info->sync_time_qpc) * 1000.0 / (double)info->clock_frequency;
+}
+
+/* Queues the drops the reader found since the last call; those it could not
+ * record (it keeps 1024) are delivered at `now`. */
+static void collect_drops(gcev_stats *s, gcev_trace *t, drop_queue *dq, double now)
+{
+    uint64_t total = gcev_trace_dropped_events(t);
+    if (total == dq->total_seen) {
+        return;
+    }
+    const gcev_trace_info *info = gcev_trace_get_info(t);
+    uint64_t queued = 0;
+    for (; dq->records_seen < gcev_trace_drop_count(t); dq->records_seen++) {
+        const gcev_trace_drop *d = gcev_trace_drop_at(t, dq->records_seen);
+        if (!dq->q) {
+            dq->q = malloc(PENDING_MAX * sizeof *dq->q);
+        }
+        if (!dq->q || dq->n == PENDING_MAX) {
+            break;
+        }
+        /* keep the queue sorted by time: gaps of different threads arrive in any order */
+        size_t i = dq->n++;
+        double ms = ticks_to_ms(info, d->timestamp);
+        for (; i > 0 && dq->q[i - 1].ms > ms; i--) {
+            dq->q[i] = dq->q[i - 1];
+        }
+        dq->q[i] = (pending_drop){ms, d->dropped};
+        queued += d->dropped;
+    }
+    uint64_t rest = total - dq->total_seen;
+    if (rest > queued) {
+        gcev_stats_note_dropped(s, rest - queued, now);
+    }
+    dq->total_seen = total;
+}
+
+static void deliver_until(gcev_stats *s, drop_queue *dq, double ms)
+{
+    size_t k = 0;
+    while (k < dq->n && dq->q[k].ms <= ms) {
+        gcev_stats_note_dropped(s, dq->q[k].count, dq->q[k].ms);
+        k++;
+    }
+    for (size_t i = k; i < dq->n; i++) {
+        dq->q[i - k] = dq->q[i];
+    }
+    dq->n -= k;
+}
 
 gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_stats_progress_fn progress,
                                   void *ctx, gcev_error *err)
@@ -16,19 +90,13 @@ gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_stats_progr
         return GCEV_E_INVALID_ARG;
     }
     const gcev_trace_info *info = gcev_trace_get_info(t);
-    uint64_t dropped = gcev_trace_dropped_events(t);
+    drop_queue dq = {NULL, 0, 0, 0};
     uint64_t n = 0;
     gcev_trace_event ev;
     gcev_status st;
-    if (dropped) {
-        gcev_stats_note_dropped(s, dropped, 0.0);
-    }
     while ((st = gcev_trace_next(t, &ev, err)) == GCEV_OK) {
-        uint64_t d = gcev_trace_dropped_events(t);
-        if (d > dropped) {
-            gcev_stats_note_dropped(s, d - dropped, ev.ms);
-            dropped = d;
-        }
+        collect_drops(s, t, &dq, ev.ms);
+        deliver_until(s, &dq, ev.ms);
         gcev_status a = gcev_stats_add_trace_event(s, &ev);
         if (a == GCEV_E_NOMEM) {
             st = a;
@@ -39,6 +107,10 @@ gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_stats_progr
             progress(ctx, n, ev.file_offset, info ? info->file_size : 0);
         }
     }
+    /* gaps found at the very end (a final sequence point) and those still queued */
+    collect_drops(s, t, &dq, s->sum.last_ms);
+    deliver_until(s, &dq, 1e300);
+    free(dq.q);
     gcev_status fin = gcev_stats_finish(s);
     if (st == GCEV_END) {
         return fin;

@@ -5,18 +5,19 @@
  * (PinObjectAtGCTime) and LOH compaction (GCLOHCompact).
  *
  * Attribution: the histories, marks and pins are logged while the GC runs, so
- * they belong to the innermost open GC; GCHeapStats is logged after GCEnd, so
- * it belongs to the GC that ended last (TraceEvent does the same).
+ * they belong to the open GC of their thread, else the innermost open GC;
+ * GCHeapStats is logged after GCEnd, so it belongs to the GC that ended last
+ * (TraceEvent does the same).
  */
 #include "gcev_stats_internal.h"
 
-static void on_heap_stats(gcev_stats *s, const gcev_gc_heap_stats *e)
+static void on_heap_stats(gcev_stats *s, const gcev_gc_heap_stats *e, uint64_t tid)
 {
     gcev_stats_gc *g = NULL;
     if (s->last_ended >= 0 && !(s->gcs[s->last_ended].present & GCEV_STATS_GC_HAS_HEAP_STATS)) {
         g = &s->gcs[s->last_ended];
     } else {
-        g = stats_current_gc(s);
+        g = stats_current_gc(s, tid);
     }
     if (!g) {
         return;
@@ -67,9 +68,9 @@ static void on_heap_stats(gcev_stats *s, const gcev_gc_heap_stats *e)
     g->present |= GCEV_STATS_GC_HAS_HEAP_STATS;
 }
 
-static void on_per_heap_history(gcev_stats *s, const gcev_gc_per_heap_history *e)
+static void on_per_heap_history(gcev_stats *s, const gcev_gc_per_heap_history *e, uint64_t tid)
 {
-    gcev_stats_gc *g = stats_current_gc(s);
+    gcev_stats_gc *g = stats_current_gc(s, tid);
     if (!g) {
         return;
     }
@@ -99,9 +100,9 @@ static void on_per_heap_history(gcev_stats *s, const gcev_gc_per_heap_history *e
     }
 }
 
-static void on_global_heap_history(gcev_stats *s, const gcev_gc_global_heap_history *e)
+static void on_global_heap_history(gcev_stats *s, const gcev_gc_global_heap_history *e, uint64_t tid)
 {
-    gcev_stats_gc *g = stats_current_gc(s);
+    gcev_stats_gc *g = stats_current_gc(s, tid);
     if (!g) {
         return;
     }
@@ -125,9 +126,9 @@ static void on_global_heap_history(gcev_stats *s, const gcev_gc_global_heap_hist
  * of a kind is the gap since that heap's previous mark event (or the GC's
  * start); the GC waits for its slowest heap, hence the maximum over heaps.
  */
-static void on_mark(gcev_stats *s, const gcev_gc_mark_with_type *e, double ms)
+static void on_mark(gcev_stats *s, const gcev_gc_mark_with_type *e, double ms, uint64_t tid)
 {
-    gcev_stats_gc *g = stats_current_gc(s);
+    gcev_stats_gc *g = stats_current_gc(s, tid);
     if (!g) {
         return;
     }
@@ -154,18 +155,18 @@ static void on_mark(gcev_stats *s, const gcev_gc_mark_with_type *e, double ms)
     g->present |= GCEV_STATS_GC_HAS_MARKS;
 }
 
-static void on_pin(gcev_stats *s, const gcev_pin_object_at_gc_time *e)
+static void on_pin(gcev_stats *s, const gcev_pin_object_at_gc_time *e, uint64_t tid)
 {
-    gcev_stats_gc *g = stats_current_gc(s);
+    gcev_stats_gc *g = stats_current_gc(s, tid);
     if (g) {
         g->pinned_events++;
         g->pinned_bytes += e->object_size;
     }
 }
 
-static void on_loh_compact(gcev_stats *s, const gcev_gcloh_compact *e)
+static void on_loh_compact(gcev_stats *s, const gcev_gcloh_compact *e, uint64_t tid)
 {
-    gcev_stats_gc *g = stats_current_gc(s);
+    gcev_stats_gc *g = stats_current_gc(s, tid);
     if (!g && s->last_ended >= 0) {
         g = &s->gcs[s->last_ended];
     }
@@ -187,26 +188,26 @@ static void on_loh_compact(gcev_stats *s, const gcev_gcloh_compact *e)
     }
 }
 
-int stats_heap_event(gcev_stats *s, const gcev_event *ev, double ms)
+int stats_heap_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid)
 {
     switch (ev->desc->family) {
     case GCEV_FAMILY_GC_HEAP_STATS:
-        on_heap_stats(s, &ev->u.gc_heap_stats);
+        on_heap_stats(s, &ev->u.gc_heap_stats, tid);
         return 1;
     case GCEV_FAMILY_GC_PER_HEAP_HISTORY:
-        on_per_heap_history(s, &ev->u.gc_per_heap_history);
+        on_per_heap_history(s, &ev->u.gc_per_heap_history, tid);
         return 1;
     case GCEV_FAMILY_GC_GLOBAL_HEAP_HISTORY:
-        on_global_heap_history(s, &ev->u.gc_global_heap_history);
+        on_global_heap_history(s, &ev->u.gc_global_heap_history, tid);
         return 1;
     case GCEV_FAMILY_GC_MARK_WITH_TYPE:
-        on_mark(s, &ev->u.gc_mark_with_type, ms);
+        on_mark(s, &ev->u.gc_mark_with_type, ms, tid);
         return 1;
     case GCEV_FAMILY_PIN_OBJECT_AT_GC_TIME:
-        on_pin(s, &ev->u.pin_object_at_gc_time);
+        on_pin(s, &ev->u.pin_object_at_gc_time, tid);
         return 1;
     case GCEV_FAMILY_GCLOH_COMPACT:
-        on_loh_compact(s, &ev->u.gcloh_compact);
+        on_loh_compact(s, &ev->u.gcloh_compact, tid);
         return 1;
     default:
         return 0;

@@ -87,11 +87,16 @@ struct gcev_stats {
 
 /* gcev_stats_model.c: the GC state machine (start/end/suspend/restart). */
 gcev_status stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid);
-/* The GC that per-GC detail events (histories, marks, pins) belong to, or NULL. */
-gcev_stats_gc *stats_current_gc(gcev_stats *s);
+/*
+ * The GC that per-GC detail events (histories, marks, pins) of thread tid
+ * belong to, or NULL: the open GC started by that thread (a BGC thread keeps
+ * marking while a foreground GC runs on another), else the innermost open GC
+ * (server GC heaps log from their own threads).
+ */
+gcev_stats_gc *stats_current_gc(gcev_stats *s, uint64_t tid);
 
 /* gcev_stats_heap.c: per-GC detail events. Each returns 1 when it used the event. */
-int stats_heap_event(gcev_stats *s, const gcev_event *ev, double ms);
+int stats_heap_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid);
 
 /* gcev_stats_survived.c: AppDomainMemSurvived after the last full blocking GC. */
 gcev_status stats_survived_event(gcev_stats *s, const gcev_app_domain_mem_survived *e);

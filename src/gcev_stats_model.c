@@ -62,8 +62,11 @@ void gcev_stats_free(gcev_stats *s)
     free(s);
 }
 
-gcev_stats_gc *stats_current_gc(gcev_stats *s)
+gcev_stats_gc *stats_current_gc(gcev_stats *s, uint64_t tid)
 {
+    if (s->bgc >= 0 && s->bgc != s->open_inner && s->gcs[s->bgc].thread_id == tid) {
+        return &s->gcs[s->bgc];
+    }
     if (s->open_inner >= 0) {
         return &s->gcs[s->open_inner];
     }
@@ -333,7 +336,7 @@ gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double m
         s->family_counts[ev->desc->family]++;
     }
     gcev_status st = stats_model_event(s, ev, ms, thread_id);
-    if (st == GCEV_OK && !stats_heap_event(s, ev, ms)) {
+    if (st == GCEV_OK && !stats_heap_event(s, ev, ms, thread_id)) {
         st = stats_lifetime_event(s, ev, ms);
     }
     return st;

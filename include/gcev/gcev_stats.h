@@ -34,7 +34,8 @@ extern "C" {
 typedef enum gcev_stats_gc_type {
     GCEV_STATS_BLOCKING = 0,   /* NonConcurrentGC: the world is stopped throughout */
     GCEV_STATS_BACKGROUND = 1, /* BackgroundGC: gen2, mostly concurrent with the program */
-    GCEV_STATS_FOREGROUND = 2  /* ForegroundGC: a blocking GC run during a background GC */
+    GCEV_STATS_FOREGROUND = 2  /* ForegroundGC: an ephemeral (gen0/1) GC run while a
+                                * background GC is in progress (PerfView's definition) */
 } gcev_stats_gc_type;
 
 /* "blocking", "background", "foreground"; NULL for other values. */

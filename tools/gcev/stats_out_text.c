@@ -96,7 +96,7 @@ static void print_header(FILE *f, const stats_report *r)
         char item[64];
         int n = snprintf(item, sizeof item, " %s %llu", fi ? fi->name : "?",
                          (unsigned long long)gcev_stats_family_count(r->s, fam));
-        if (col + n + 1 > WIDTH) {
+        if (col + n + 2 > WIDTH) { /* room for the trailing comma */
             fprintf(f, ",\n ");
             col = 1;
         } else if (i) {
@@ -140,7 +140,7 @@ static void print_gc_table(FILE *f, const stats_report *r)
     for (size_t i = 0; i < gcev_stats_gc_count(r->s); i++) {
         print_gc_row(f, gcev_stats_gc_at(r->s, i));
     }
-    fprintf(f, "Type: blk blocking, BGC background, FGC foreground (blocking gen2 during a BGC);\n"
+    fprintf(f, "Type: blk blocking, BGC background, FGC foreground (ephemeral GC during a BGC);\n"
                "^ started during a BGC; ! events dropped while open; - not in the trace.\n"
                "Pause: SuspendEE begin -> RestartEE end; GC ms: GCStart -> GCEnd; MB = 10^6 bytes.\n");
 }
