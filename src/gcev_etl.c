@@ -47,8 +47,9 @@ int gcev_etl_detect(const uint8_t *head, size_t n)
     /* Every .etl file opens with a whole buffer holding at least the log file
      * header record, so its buffer header must be self-consistent. Buffer sizes
      * are multiples of 1 KiB; checking 8 already rules out the EventPipe magics
-     * ("Nettrace", "!FastSerialization"). */
-    if (!head || n < 64) {
+     * ("Nettrace", "!FastSerialization"). gcev_trace.c peeks 80 bytes: the
+     * buffer header and the first record's marker, which must be there. */
+    if (!head || n < GCEV_ETL_BUFFER_HEADER_SIZE + 8) {
         return 0;
     }
     uint32_t size = gcev_le32(head);
@@ -60,12 +61,17 @@ int gcev_etl_detect(const uint8_t *head, size_t n)
     if (gcev_le16(head + 0x36) > 8) { /* ETW_BUFFER_TYPE_* */
         return 0;
     }
-    if (n >= GCEV_ETL_BUFFER_HEADER_SIZE + 8) {
-        /* The log file header record: a kernel system header, 32 or 64 bit. */
-        const uint8_t *r = head + GCEV_ETL_BUFFER_HEADER_SIZE;
-        if ((r[3] & 0xC0) != 0xC0 || (r[2] != GCEV_ETL_HT_SYSTEM32 && r[2] != GCEV_ETL_HT_SYSTEM64)) {
-            return 0;
-        }
+    /* The first record is the log file header: a kernel system header, 32 or
+     * 64 bit (marker: bytes 0-1 version, 2 header type, 3 flags), then its
+     * 16-bit record size, which must cover the system header and fit in the
+     * buffer's used bytes. */
+    const uint8_t *r = head + GCEV_ETL_BUFFER_HEADER_SIZE;
+    if ((r[3] & 0xC0) != 0xC0 || (r[2] != GCEV_ETL_HT_SYSTEM32 && r[2] != GCEV_ETL_HT_SYSTEM64)) {
+        return 0;
+    }
+    uint16_t rsize = gcev_le16(r + 4);
+    if (rsize < GCEV_ETL_SYSTEM_HEADER_SIZE || rsize > used - GCEV_ETL_BUFFER_HEADER_SIZE) {
+        return 0;
     }
     return 1;
 }

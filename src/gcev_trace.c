@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { GCEV_DETECT_BYTES = 64, GCEV_MAX_DROPS = 1024 };
+/* 80 = the ETL buffer header (72) + the first record's 8-byte system header
+ * prefix, whose marker gcev_etl_detect checks. */
+enum { GCEV_DETECT_BYTES = 80, GCEV_MAX_DROPS = 1024 };
 
 static gcev_status trace_fail(gcev_error *err, gcev_status code, uint64_t offset,
                               const char *msg)

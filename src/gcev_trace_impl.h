@@ -19,7 +19,7 @@ typedef struct gcev_trace_ops {
 gcev_status gcev_nettrace_open(gcev_trace *t, gcev_error *err);
 gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err);
 
-/* Format sniffing on the first bytes (at least 64 or all there is). */
+/* Format sniffing on the first bytes (at least 80 or all there is). */
 int gcev_nettrace_detect(const uint8_t *head, size_t n);
 int gcev_etl_detect(const uint8_t *head, size_t n);
 

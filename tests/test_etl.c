@@ -172,8 +172,9 @@ static void test_detect_built_file_accepted_garbage_rejected(void **state)
     etlb b;
     build_basic(&b);
     assert_int_equal(gcev_etl_detect(b.data, b.size), 1);
-    assert_int_equal(gcev_etl_detect(b.data, 64), 1); /* what gcev_trace.c peeks */
-    assert_int_equal(gcev_etl_detect(b.data, 63), 0);
+    assert_int_equal(gcev_etl_detect(b.data, 80), 1); /* what gcev_trace.c peeks */
+    assert_int_equal(gcev_etl_detect(b.data, 79), 0); /* the first record's marker is missing */
+    assert_int_equal(gcev_etl_detect(b.data, 64), 0);
     uint8_t head[128];
     memcpy(head, "Nettrace\x14\0\0\0!FastSerialization.1", 32);
     memset(head + 32, 0, sizeof head - 32);
@@ -182,6 +183,10 @@ static void test_detect_built_file_accepted_garbage_rejected(void **state)
     assert_int_equal(gcev_etl_detect(head, sizeof head), 0);
     memcpy(head, b.data, sizeof head);
     head[0x48 + 3] = 0x00; /* first record without its marker */
+    assert_int_equal(gcev_etl_detect(head, sizeof head), 0);
+    memcpy(head, b.data, sizeof head);
+    head[0x48 + 4] = 8; /* first record smaller than its system header */
+    head[0x48 + 5] = 0;
     assert_int_equal(gcev_etl_detect(head, sizeof head), 0);
     etlb_free(&b);
 }
