@@ -20,7 +20,7 @@ typedef struct enc {
 
 static void put(enc *e, const void *p, size_t n)
 {
-    if (e->len < e->cap) {
+    if (n > 0 && e->len < e->cap) { /* n == 0 may come with p == NULL (an empty view) */
         size_t room = e->cap - e->len;
         memcpy(e->buf + e->len, p, n < room ? n : room);
     }
