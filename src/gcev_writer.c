@@ -3,6 +3,10 @@
  * The trace writer (gcev_writer.h): the inverse of the EventPipe reader, kept
  * simple rather than small: every metadata record, stack and thread goes in its
  * own block, events of consecutive calls share one event block.
+ * NetPerf V1/V2 have no blocks: metadata and event records follow the Trace
+ * object's fields inline (a metadata id is the file offset of its record), and
+ * the end of that stream is a forward reference resolved through the table
+ * written at the end of the file.
  */
 #include <gcev/gcev_writer.h>
 
@@ -38,6 +42,8 @@ struct gcev_writer {
     size_t nthreads, cap_threads;
     uint64_t *v6_threads; /* thread indexes already described (V6) */
     size_t nv6, cap_v6;
+    uint32_t *meta_off;   /* V1/V2: file offset of metadata record id - 1 */
+    size_t cap_meta_off;
     int finished;
 };
 
@@ -66,6 +72,25 @@ static void put(wbuf *b, const void *p, size_t n)
 }
 
 static void put8(wbuf *b, uint8_t v) { put(b, &v, 1); }
+
+/* Grows *v to hold at least n items; 0 when out of memory. */
+static int reserve_u32(uint32_t **v, size_t *cap, size_t n)
+{
+    if (n <= *cap) {
+        return 1;
+    }
+    size_t c = *cap ? *cap * 2 : 16;
+    while (c < n) {
+        c *= 2;
+    }
+    uint32_t *p = realloc(*v, c * sizeof *p);
+    if (!p) {
+        return 0;
+    }
+    *v = p;
+    *cap = c;
+    return 1;
+}
 static void put16(wbuf *b, uint16_t v)
 {
     uint8_t t[2];
@@ -114,12 +139,16 @@ static void put_str8(wbuf *b, const char *s)
 }
 
 static int v6(const gcev_writer *w) { return w->o.format_version >= 6; }
+static int inline_events(const gcev_writer *w) { return w->o.format_version <= 2; }
+
+static const char netperf_v12_type[] = "Microsoft.DotNet.Runtime.EventPipeFile";
 
 gcev_status gcev_writer_create(const gcev_writer_options *opts, gcev_writer **out)
 {
     *out = NULL;
-    if (!opts || opts->format_version < 3 || opts->format_version > 6 ||
-        (opts->pointer_size && opts->pointer_size != 4 && opts->pointer_size != 8)) {
+    if (!opts || opts->format_version < 1 || opts->format_version > 6 ||
+        (opts->pointer_size && opts->pointer_size != 4 && opts->pointer_size != 8) ||
+        (opts->format_version <= 2 && opts->pointer_size == 4)) { /* V1/V2: 64-bit only */
         return GCEV_E_UNSUPPORTED;
     }
     gcev_writer *w = calloc(1, sizeof *w);
@@ -160,6 +189,22 @@ gcev_status gcev_writer_create(const gcev_writer_options *opts, gcev_writer **ou
         put(b, body.p, body.len);
         b->failed |= body.failed;
         free(body.p);
+    } else if (inline_events(w)) {
+        size_t n = sizeof netperf_v12_type - 1;
+        put32(b, 20);
+        put(b, "!FastSerialization.1", 20);
+        put8(b, 4); /* BeginObject: the trace, then its type */
+        put8(b, 4);
+        put8(b, 1);
+        put32(b, w->o.format_version);
+        put32(b, 0);
+        put32(b, (uint32_t)n);
+        put(b, netperf_v12_type, n);
+        put8(b, 6);
+        put32(b, 0); /* forward reference 0: the end of the events */
+        put(b, systime, 16);
+        put64(b, (uint64_t)w->o.sync_time_qpc);
+        put64(b, w->o.clock_frequency);
     } else {
         uint8_t tag = w->o.format_version >= 4 ? 5 : 4;
         put32(b, 20);
@@ -305,7 +350,9 @@ static void put_row_v5(gcev_writer *w, wbuf *rows, size_t body_base, uint32_t me
         put32(rows, ssize);
         put(rows, stack, ssize);
     }
-    pad4(rows, body_base);
+    if (w->o.format_version >= 3) { /* V1/V2 records are not padded */
+        pad4(rows, body_base);
+    }
     if (!rows->failed) {
         gcev_put32(rows->p + start, (uint32_t)(rows->len - start - 4));
     }
@@ -359,6 +406,52 @@ static int uses_arrays(const gcev_trace_field *f, uint32_t n)
     return 0;
 }
 
+/* NetPerf V1/V2 metadata record, inline: V1 names the provider by GUID (a GUID
+ * text, or a compiled provider's name), V2 by name; then id, version, the
+ * length of the V3-style header that repeats them, that header, the fields. */
+static gcev_status define_v12(gcev_writer *w, const gcev_writer_meta *m, uint32_t id)
+{
+    wbuf pl = {0}, hdr = {0};
+    if (w->o.format_version == 1) {
+        gcev_guid g;
+        const gcev_provider *p = NULL;
+        if (!gcev_guid_parse(m->provider_name, &g)) {
+            p = gcev_provider_find(m->provider_name);
+            if (!p || !p->has_guid) {
+                w->nmeta--;
+                return GCEV_E_UNSUPPORTED;
+            }
+            g = p->guid;
+        }
+        uint8_t raw[16];
+        gcev_guid_store(raw, &g);
+        put(&pl, raw, 16);
+    } else {
+        put_utf16z(&pl, m->provider_name);
+    }
+    put32(&hdr, m->event_id);
+    put_utf16z(&hdr, m->event_name);
+    put64(&hdr, m->keywords);
+    put32(&hdr, m->version);
+    put32(&hdr, m->level);
+    put32(&pl, m->event_id);
+    put32(&pl, m->version);
+    put32(&pl, (uint32_t)hdr.len);
+    put(&pl, hdr.p, hdr.len);
+    put_fields_v1(&pl, m->fields, m->nfields);
+    pl.failed |= hdr.failed;
+    free(hdr.p);
+    if (!reserve_u32(&w->meta_off, &w->cap_meta_off, id) || w->out.len > UINT32_MAX) {
+        free(pl.p);
+        return GCEV_E_NOMEM;
+    }
+    w->meta_off[id - 1] = (uint32_t)w->out.len;
+    put_row_v5(w, &w->out, 0, 0, 0, 0, 0, 0, 0, 0, NULL, pl.p, (uint32_t)pl.len, NULL, 0);
+    w->out.failed |= pl.failed;
+    free(pl.p);
+    return w->out.failed ? GCEV_E_NOMEM : GCEV_OK;
+}
+
 gcev_status gcev_writer_define(gcev_writer *w, const gcev_writer_meta *m, uint32_t *meta_id)
 {
     if (!w || !m || !meta_id || w->finished) {
@@ -395,6 +488,9 @@ gcev_status gcev_writer_define(gcev_writer *w, const gcev_writer_meta *m, uint32
         write_block(w, "MetadataBlock", 3, &rec);
         free(rec.p);
         return w->out.failed ? GCEV_E_NOMEM : GCEV_OK;
+    }
+    if (inline_events(w)) {
+        return define_v12(w, m, id);
     }
     wbuf pl = {0};
     put32(&pl, id);
@@ -518,7 +614,11 @@ gcev_status gcev_writer_write(gcev_writer *w, const gcev_writer_event *e)
     }
     w->blk_min = e->timestamp < w->blk_min ? e->timestamp : w->blk_min;
     w->blk_max = e->timestamp > w->blk_max ? e->timestamp : w->blk_max;
-    if (!v6(w)) {
+    if (inline_events(w)) {
+        put_row_v5(w, &w->out, 0, w->meta_off[e->meta_id - 1], seq, e->thread_id, cap,
+                   e->processor, 0, e->timestamp, act, e->payload, e->payload_size, e->stack,
+                   e->stack ? e->stack_size : 0);
+    } else if (!v6(w)) {
         put_row_v5(w, &w->blk, w->o.format_version >= 4 ? 20 : 0, e->meta_id, seq, e->thread_id,
                    cap, e->processor, stack_id, e->timestamp, act, e->payload, e->payload_size,
                    e->stack, e->stack ? e->stack_size : 0);
@@ -591,6 +691,21 @@ gcev_status gcev_writer_finish(gcev_writer *w, const uint8_t **data, size_t *siz
         flush_events(w);
         if (v6(w)) {
             put32(&w->out, 0);
+        } else if (inline_events(w)) {
+            /* EndObject (Trace), NullReference (end of stream), the
+             * forward-reference table (count, offsets; reference 0 = where the
+             * events end), a label holding the table's offset, and last the
+             * label's own offset (what the reader follows from the end). */
+            uint64_t end = w->out.len;
+            put8(&w->out, 6);
+            put8(&w->out, 1);
+            uint64_t table = w->out.len;
+            put32(&w->out, 1);
+            put32(&w->out, (uint32_t)end);
+            uint64_t label = w->out.len;
+            put32(&w->out, (uint32_t)table);
+            put32(&w->out, (uint32_t)label);
+            w->out.failed |= label > UINT32_MAX;
         } else {
             put8(&w->out, 1);
         }
@@ -611,6 +726,7 @@ void gcev_writer_free(gcev_writer *w)
         free(w->blk.p);
         free(w->threads);
         free(w->v6_threads);
+        free(w->meta_off);
         free(w);
     }
 }

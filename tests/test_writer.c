@@ -78,6 +78,135 @@ static void check_round_trip(uint32_t version, int compressed)
     free(data);
 }
 
+/* NetPerf V1/V2: records inline in the Trace object, no process id, processor
+ * count or pointer size in the file (the reader reports 0, 1 and 8); V1 names
+ * providers by GUID only. */
+static void check_round_trip_v12(uint32_t version)
+{
+    size_t n;
+    uint8_t *data = sample_trace(version, 0, &n);
+    assert_non_null(data);
+    gcev_trace *t;
+    gcev_error err;
+    assert_int_equal(gcev_trace_open_memory(data, n, NULL, &t, &err), GCEV_OK);
+    const gcev_trace_info *info = gcev_trace_get_info(t);
+    assert_int_equal(info->format, GCEV_FORMAT_NETPERF);
+    assert_int_equal(info->format_version, version);
+    assert_int_equal(info->pointer_size, 8);
+    assert_int_equal(info->clock_frequency, 1000000);
+    assert_int_equal(info->sync_time_qpc, 50);
+    gcev_guid es_guid;
+    assert_true(gcev_guid_parse(SAMPLE_V1_GUID, &es_guid));
+    gcev_trace_event ev;
+    for (int i = 0; i < SAMPLE_EVENTS; i++) {
+        assert_int_equal(gcev_trace_next(t, &ev, &err), GCEV_OK);
+        assert_int_equal(ev.timestamp, file_order_ts[i]);
+        assert_true(ev.ms == (double)(file_order_ts[i] - 50) / 1000.0);
+        if (i == 0 || i == 3) {
+            assert_non_null(ev.provider);
+            assert_string_equal(ev.provider->name, "Microsoft-Windows-DotNETRuntime");
+            assert_int_equal(ev.has_provider_guid, 1);
+            assert_int_equal(ev.event_id, 1);
+            assert_int_equal(ev.version, 2);
+            assert_int_equal(ev.payload_size, 26);
+            assert_int_equal(ev.payload[0], 8);
+            assert_int_equal(ev.thread_id, 11);
+            if (i == 0) {
+                assert_non_null(ev.stack);
+                assert_int_equal(ev.stack_size, 16);
+                assert_int_equal(ev.stack[15], 16);
+            } else {
+                assert_null(ev.stack);
+            }
+            gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload,
+                             ev.payload_size};
+            gcev_event out;
+            assert_int_equal(gcev_decode(&in, &out, NULL), GCEV_OK);
+            assert_int_equal(out.u.gc_start.count, 8);
+        } else {
+            if (version == 1) {
+                assert_string_equal(ev.provider_name, "");
+                assert_int_equal(ev.has_provider_guid, 1);
+                assert_memory_equal(&ev.provider_guid, &es_guid, sizeof es_guid);
+            } else {
+                assert_string_equal(ev.provider_name, "MySource");
+            }
+            assert_null(ev.provider);
+            assert_string_equal(ev.event_name, "Hello");
+            assert_int_equal(ev.event_id, 7);
+            assert_int_equal(ev.keywords, 0xf00000000000ull);
+            assert_int_equal(ev.nfields, 2);
+            char json[128];
+            gcev_trace_format_fields_json(&ev, json, sizeof json);
+            assert_string_equal(json, "{\"a\":42,\"s\":\"hi\"}");
+        }
+    }
+    assert_int_equal(gcev_trace_next(t, &ev, &err), GCEV_END);
+    assert_int_equal(gcev_trace_next(t, &ev, &err), GCEV_END);
+    gcev_trace_close(t);
+    free(data);
+}
+
+static void test_writer_netperf_v1_round_trip(void **s) { (void)s; check_round_trip_v12(1); }
+static void test_writer_netperf_v2_round_trip(void **s) { (void)s; check_round_trip_v12(2); }
+
+/* V1 stores a GUID: a provider that is neither GUID text nor compiled is refused;
+ * V1/V2 have no pointer-size field, so 32-bit traces are refused. */
+static void test_writer_netperf_v12_limits(void **s)
+{
+    (void)s;
+    gcev_writer_options o = {1, 0, 8, 0, 0, 0, 0};
+    gcev_writer *w;
+    assert_int_equal(gcev_writer_create(&o, &w), GCEV_OK);
+    gcev_writer_meta m = {"MySource", 7, 0, 0, 4, 0, "Hello", NULL, 0};
+    uint32_t id = 0;
+    assert_int_equal(gcev_writer_define(w, &m, &id), GCEV_E_UNSUPPORTED);
+    m.provider_name = "Microsoft-Windows-DotNETRuntime";
+    assert_int_equal(gcev_writer_define(w, &m, &id), GCEV_OK);
+    assert_int_equal(id, 1);
+    gcev_writer_free(w);
+    o.pointer_size = 4;
+    o.format_version = 2;
+    assert_int_equal(gcev_writer_create(&o, &w), GCEV_E_UNSUPPORTED);
+}
+
+/* Every prefix of a V1/V2 file: the forward-reference trailer is gone, so open
+ * fails, or the walk ends in an error; never a clean end, never a crash. */
+static void test_writer_netperf_v12_every_truncation_fails(void **s)
+{
+    (void)s;
+    for (uint32_t version = 1; version <= 2; version++) {
+        size_t n;
+        uint8_t *full = sample_trace(version, 0, &n);
+        assert_non_null(full);
+        for (size_t cut = 0; cut < n; cut++) {
+            uint8_t *p = malloc(cut ? cut : 1);
+            memcpy(p, full, cut);
+            gcev_trace *t = NULL;
+            gcev_error err = {0};
+            gcev_status st = gcev_trace_open_memory(p, cut, NULL, &t, &err);
+            if (st == GCEV_OK) {
+                gcev_trace_event ev;
+                int k = 0;
+                while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+                    k++;
+                }
+                assert_true(k <= SAMPLE_EVENTS);
+                gcev_trace_close(t);
+            } else {
+                assert_null(t);
+            }
+            if (st == GCEV_END) {
+                fail_msg("V%u cut at %zu of %zu bytes: clean end", version, cut, n);
+            }
+            assert_non_null(err.message);
+            assert_true(err.offset <= cut);
+            free(p);
+        }
+        free(full);
+    }
+}
+
 static void test_writer_netperf_v3_round_trip(void **s) { (void)s; check_round_trip(3, 0); }
 static void test_writer_v4_compressed_round_trip(void **s) { (void)s; check_round_trip(4, 1); }
 static void test_writer_v4_uncompressed_round_trip(void **s) { (void)s; check_round_trip(4, 0); }
@@ -106,6 +235,10 @@ static void test_writer_rejects_bad_version(void **s)
 {
     (void)s;
     gcev_writer_options o = {7, 1, 8, 0, 0, 0, 0};
+    gcev_writer *w0 = NULL;
+    o.format_version = 0;
+    assert_int_equal(gcev_writer_create(&o, &w0), GCEV_E_UNSUPPORTED);
+    o.format_version = 7;
     gcev_writer *w = (gcev_writer *)&o;
     assert_int_equal(gcev_writer_create(&o, &w), GCEV_E_UNSUPPORTED);
     assert_null(w);
@@ -114,6 +247,10 @@ static void test_writer_rejects_bad_version(void **s)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_writer_netperf_v1_round_trip),
+        cmocka_unit_test(test_writer_netperf_v2_round_trip),
+        cmocka_unit_test(test_writer_netperf_v12_limits),
+        cmocka_unit_test(test_writer_netperf_v12_every_truncation_fails),
         cmocka_unit_test(test_writer_netperf_v3_round_trip),
         cmocka_unit_test(test_writer_v4_compressed_round_trip),
         cmocka_unit_test(test_writer_v4_uncompressed_round_trip),

@@ -23,7 +23,9 @@ uint8_t *sample_trace(uint32_t version, int compressed, size_t *size)
         return NULL;
     }
     gcev_writer_meta gc = {"Microsoft-Windows-DotNETRuntime", 1, 2, 1, 4, 1, "", NULL, 0};
-    gcev_writer_meta es = {"MySource", 7, 0, 0, 4, 0xf00000000000ull, "Hello", es_fields, 2};
+    /* NetPerf V1 names providers by GUID only. */
+    const char *es_name = version == 1 ? SAMPLE_V1_GUID : "MySource";
+    gcev_writer_meta es = {es_name, 7, 0, 0, 4, 0xf00000000000ull, "Hello", es_fields, 2};
     uint32_t gc_id, es_id;
     gcev_writer_define(w, &gc, &gc_id);
     gcev_writer_define(w, &es, &es_id);

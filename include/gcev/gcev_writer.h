@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gcev trace writer: builds small EventPipe traces in memory, for tests and
- * samples. Formats: NetPerf V3, NetTrace V4 (compressed or uncompressed
- * headers), V5 (V4 + metadata opcode tags) and V6.
+ * samples. Formats: NetPerf V1/V2 (records inline in the Trace object, end
+ * found through the forward-reference table; 64-bit only), NetPerf V3, NetTrace
+ * V4 (compressed or uncompressed headers), V5 (V4 + metadata opcode tags) and V6.
  *
  * Usage: gcev_writer_create -> gcev_writer_define (one per event type) ->
  * gcev_writer_write ... [gcev_writer_sequence_point] -> gcev_writer_finish
@@ -19,7 +20,7 @@ extern "C" {
 #endif
 
 typedef struct gcev_writer_options {
-    uint32_t format_version;   /* 3 (NetPerf), 4, 5 or 6 (NetTrace) */
+    uint32_t format_version;   /* 1, 2, 3 (NetPerf), 4, 5 or 6 (NetTrace) */
     uint8_t compressed;        /* V4-V6: 1 = compressed event headers */
     uint8_t pointer_size;      /* 4 or 8 (0 = 8) */
     uint32_t process_id;
@@ -57,10 +58,11 @@ typedef struct gcev_writer_event {
 
 typedef struct gcev_writer gcev_writer;
 
-/* GCEV_E_UNSUPPORTED for other versions; GCEV_E_NOMEM. */
+/* GCEV_E_UNSUPPORTED for other versions (and pointer size 4 with V1/V2); GCEV_E_NOMEM. */
 GCEV_API gcev_status gcev_writer_create(const gcev_writer_options *opts, gcev_writer **out);
 /* Defines an event type; *meta_id receives its id (1, 2, ...). GCEV_E_UNSUPPORTED when
- * the fields use array types in V3/V4/V5 (not written by this writer). */
+ * the fields use array types in V1-V5 (not written by this writer), or when a V1
+ * provider (named by GUID in the file) is neither GUID text nor a compiled provider. */
 GCEV_API gcev_status gcev_writer_define(gcev_writer *w, const gcev_writer_meta *m,
                                         uint32_t *meta_id);
 GCEV_API gcev_status gcev_writer_write(gcev_writer *w, const gcev_writer_event *e);
