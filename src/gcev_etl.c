@@ -242,6 +242,7 @@ static gcev_status etl_record_event(etl_impl *e, const gcev_etl_record *r, gcev_
             ev->event_name = s->event_name;
             ev->nfields = s->nfields;
             ev->fields = s->fields;
+            ev->field_type_system = GCEV_FIELD_TYPES_TDH;
         }
         break;
     }

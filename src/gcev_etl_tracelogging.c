@@ -22,7 +22,9 @@ typedef struct tl_entry {
 typedef struct tl_flat {
     const char *name;
     uint8_t in;
+    uint8_t out;     /* out-type (low 7 bits of the out byte), 0 when absent */
     uint8_t nchild;  /* struct members that follow */
+    uint16_t count;  /* constant count (GCEV_TL_IN_CCOUNT) */
     uint32_t span;   /* this field and all its members */
 } tl_flat;
 
@@ -136,7 +138,9 @@ static gcev_status tl_read_fields(gcev_etl_tl_cache *c, const uint8_t *meta, uin
             return GCEV_E_FORMAT;
         }
         f->in = meta[pos++];
+        f->out = 0;
         f->nchild = 0;
+        f->count = 0;
         f->span = 1;
         if (f->in & GCEV_TL_IN_CHAIN) {
             if (pos >= end) {
@@ -146,6 +150,8 @@ static gcev_status tl_read_fields(gcev_etl_tl_cache *c, const uint8_t *meta, uin
             uint8_t out = meta[pos++];
             if ((f->in & GCEV_TL_IN_TYPE_MASK) == GCEV_TL_IN_STRUCT) {
                 f->nchild = out & 0x7f;
+            } else {
+                f->out = out & 0x7f;
             }
             if ((out & GCEV_TL_OUT_CHAIN) && !tl_skip_tags(meta, &pos, end)) {
                 *msg = "TraceLogging field tags run past the schema";
@@ -160,6 +166,7 @@ static gcev_status tl_read_fields(gcev_etl_tl_cache *c, const uint8_t *meta, uin
             }
             uint32_t v = gcev_le16(meta + pos);
             pos += 2;
+            f->count = (uint16_t)v;
             if (count_kind == GCEV_TL_IN_CUSTOM) {
                 /* v is the size of the custom serializer's own type description */
                 if (end - pos < v) {
@@ -220,6 +227,10 @@ static gcev_status tl_build_tree(gcev_etl_tl_cache *c, size_t n, gcev_trace_fiel
         node->type_code = type;
         node->array_type_code =
             (count_kind == GCEV_TL_IN_CCOUNT || count_kind == GCEV_TL_IN_VCOUNT) ? type : 0;
+        node->fixed_count = count_kind == GCEV_TL_IN_CCOUNT ? f->count : 0;
+        node->out_type = f->out;
+        node->flags = (uint8_t)((count_kind == GCEV_TL_IN_CCOUNT ? GCEV_FIELD_FIXED_COUNT : 0) |
+                                (count_kind == GCEV_TL_IN_CUSTOM ? GCEV_FIELD_CUSTOM : 0));
         node->nfields = f->nchild;
         node->fields = f->nchild ? &nodes[placed] : NULL;
         size_t j = order[k] + 1;

@@ -4,7 +4,9 @@
  * of an event record describes its name and fields; the PROV_TRAITS item names
  * its provider. This unit turns a schema into a gcev_trace_field tree whose type
  * codes are the TraceLogging/TDH in-types (TDH_INTYPE_*: 1 UnicodeString,
- * 2 AnsiString, 3 Int8 ... 15 Guid, 17 FileTime, 18 SystemTime, 24 struct).
+ * 2 AnsiString, 3 Int8 ... 15 Guid, 17 FileTime, 18 SystemTime, 24 struct),
+ * with the out-type, a constant array count (GCEV_FIELD_FIXED_COUNT) and
+ * custom serialization (GCEV_FIELD_CUSTOM) kept for the payload formatter.
  *
  * Schemas are cached by their bytes: an event's tree is parsed once and stays
  * valid until the cache is destroyed (the time-ordering layer keeps field

@@ -5,6 +5,7 @@
  * fields packed, little-endian, strings as NUL-terminated UTF-16, arrays as a
  * uint16 count then the elements. Every read is checked against the bytes
  * left; a payload that ends early closes the JSON with "_truncated": true.
+ * TraceLogging (TDH in-type) field lists of ETL traces go to gcev_tdh_json.c.
  */
 #include <gcev/gcev.h>
 
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gcev_internal.h"
 #include "gcev_le.h"
 
 enum { ES_MAX_DEPTH = 16, ES_MAX_ELEMS = 65535 };
@@ -317,6 +319,9 @@ static int es_value(es_out *o, es_cur *c, uint32_t type, const gcev_trace_field 
 
 size_t gcev_trace_format_fields_json(const gcev_trace_event *ev, char *buf, size_t n)
 {
+    if (ev->field_type_system == GCEV_FIELD_TYPES_TDH) {
+        return gcev_tdh_format_fields_json(ev, buf, n); /* ETL TraceLogging in-types */
+    }
     /* per-event work limit: values in proportion to the payload's size */
     es_out o = {buf, n, 0, 4096 + 16 * (uint64_t)(ev->payload ? ev->payload_size : 0), 0};
     es_cur c = {ev->payload, ev->payload ? ev->payload_size : 0, 0};

@@ -86,6 +86,43 @@ void gcev_out_json_ascii(gcev_out *o, const uint8_t *s, size_t n)
     gcev_out_str(o, "\"");
 }
 
+/* Length of the well-formed UTF-8 sequence at s[0..n) (1-4) and its code point; 0 if malformed. */
+static size_t utf8_sequence(const uint8_t *s, size_t n, uint32_t *cp)
+{
+    uint8_t b = s[0];
+    size_t len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3
+               : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (len == 0 || len > n) {
+        return 0;
+    }
+    uint32_t v = len == 1 ? b : b & (0x7fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80) {
+            return 0;
+        }
+        v = v << 6 | (s[i] & 0x3fu);
+    }
+    /* overlong 3/4-byte forms, surrogates, beyond U+10FFFF */
+    if ((len == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) ||
+        (len == 4 && (v < 0x10000 || v > 0x10ffff))) {
+        return 0;
+    }
+    *cp = v;
+    return len;
+}
+
+void gcev_out_json_utf8(gcev_out *o, const uint8_t *s, size_t n)
+{
+    gcev_out_str(o, "\"");
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0xfffd;
+        size_t k = utf8_sequence(s + i, n - i, &cp);
+        json_code_point(o, k ? cp : 0xfffd);
+        i += k ? k : 1;
+    }
+    gcev_out_str(o, "\"");
+}
+
 /* ---- field iteration ---- */
 
 static void iter_start(gcev_field_iter *it, const gcev_template *t, const void *base, uint8_t ps,

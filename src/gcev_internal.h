@@ -46,5 +46,11 @@ size_t gcev_out_finish(gcev_out *o);
 /* JSON string literal of UTF-16 / raw bytes (bytes as Latin-1). */
 void gcev_out_json_utf16(gcev_out *o, gcev_utf16 s);
 void gcev_out_json_ascii(gcev_out *o, const uint8_t *s, size_t n);
+/* JSON string literal of UTF-8 bytes; each malformed byte becomes U+FFFD. */
+void gcev_out_json_utf8(gcev_out *o, const uint8_t *s, size_t n);
+
+/* ---- TDH (TraceLogging) payloads as JSON (gcev_tdh_json.c) ---- */
+/* gcev_trace_format_fields_json() for ev->field_type_system == GCEV_FIELD_TYPES_TDH. */
+size_t gcev_tdh_format_fields_json(const gcev_trace_event *ev, char *buf, size_t n);
 
 #endif

@@ -247,6 +247,7 @@ static gcev_status fill_event(gcev_trace *t, const np_hdr *h, uint64_t off, gcev
     ev->payload_size = h->payload_size;
     ev->nfields = m->nfields;
     ev->fields = m->fields;
+    ev->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
     ev->file_offset = off;
     ev->stack = NULL;
     ev->stack_size = 0;

@@ -105,8 +105,8 @@ static void test_eventsource_empty_struct_arrays_bounded_work(void **state)
 {
     (void)state;
     enum { OUTER = 2000 };
-    static const gcev_trace_field inner[] = {{"e", 19 /* Array */, 1 /* of Object */, 0, NULL}};
-    static const gcev_trace_field top[] = {{"a", 19, 1, 1, inner}};
+    static const gcev_trace_field inner[] = {{"e", 19 /* Array */, 1 /* of Object */, 0, NULL, 0, 0, 0}};
+    static const gcev_trace_field top[] = {{"a", 19, 1, 1, inner, 0, 0, 0}};
     uint8_t *payload = malloc(2 + 2 * OUTER);
     assert_non_null(payload);
     payload[0] = (uint8_t)OUTER;

@@ -11,8 +11,8 @@
 #include <string.h>
 
 static const gcev_trace_field es_fields[] = {
-    {"a", 9, 0, 0, NULL},
-    {"s", 18, 0, 0, NULL},
+    {"a", 9, 0, 0, NULL, 0, 0, 0},
+    {"s", 18, 0, 0, NULL, 0, 0, 0},
 };
 
 uint8_t *sample_trace(uint32_t version, int compressed, size_t *size)

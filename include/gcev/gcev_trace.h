@@ -42,6 +42,23 @@ typedef struct gcev_trace_info {
     uint64_t file_size;        /* 0 when reading a stream */
 } gcev_trace_info;
 
+/*
+ * Which type codes an event's field list uses (gcev_trace_event.field_type_system):
+ * EventPipe TypeCodes (System.TypeCode plus EventPipe's own: 1 Object, 18 String,
+ * 19 Array ...) or TDH/TraceLogging in-types (TDH_INTYPE_*: 1 UnicodeString,
+ * 2 AnsiString, 3 Int8 ... 15 Guid, 17 FileTime, 18 SystemTime, 24 struct ...).
+ */
+enum {
+    GCEV_FIELD_TYPES_EVENTPIPE = 0, /* .nettrace / .netperf EventSource metadata */
+    GCEV_FIELD_TYPES_TDH = 1        /* .etl TraceLogging schemas */
+};
+
+/* gcev_trace_field.flags (TDH fields only) */
+enum {
+    GCEV_FIELD_FIXED_COUNT = 1u << 0, /* array of fixed_count elements, no count in the payload */
+    GCEV_FIELD_CUSTOM = 1u << 1       /* custom serializer: UInt16 byte count, then the bytes */
+};
+
 /* A field of a self-describing (EventSource / TraceLogging) event's metadata. */
 typedef struct gcev_trace_field {
     const char *name;          /* UTF-8, NUL-terminated */
@@ -49,6 +66,10 @@ typedef struct gcev_trace_field {
     uint32_t array_type_code;  /* element type code when the field is an array, else 0 */
     uint32_t nfields;          /* nested fields of a struct (object) field */
     const struct gcev_trace_field *fields;
+    /* TDH (TraceLogging) fields only; 0 in EventPipe field lists: */
+    uint16_t fixed_count;      /* element count of a GCEV_FIELD_FIXED_COUNT array */
+    uint8_t out_type;          /* TDH out-type (TDH_OUTTYPE_*, 3 = Boolean), 0 when absent */
+    uint8_t flags;             /* GCEV_FIELD_* */
 } gcev_trace_field;
 
 typedef struct gcev_trace_event {
@@ -84,6 +105,8 @@ typedef struct gcev_trace_event {
     uint32_t nfields;
     const gcev_trace_field *fields;
     uint64_t file_offset;           /* where the event record starts (0 for streams if unknown) */
+    /* Type codes of `fields`: GCEV_FIELD_TYPES_EVENTPIPE (0) or GCEV_FIELD_TYPES_TDH. */
+    uint8_t field_type_system;
 } gcev_trace_event;
 
 /* Reads up to n bytes into buf; returns bytes read, 0 at end, -1 on error. */
@@ -145,18 +168,24 @@ GCEV_API const gcev_trace_drop *gcev_trace_drop_at(const gcev_trace *t, size_t i
 GCEV_API void gcev_trace_close(gcev_trace *t);
 
 /* ------------------------------------------------------------------------ */
-/* Self-describing payloads (EventSource metadata in EventPipe traces)       */
+/* Self-describing payloads (EventSource metadata in EventPipe traces,       */
+/* TraceLogging schemas in ETL traces)                                       */
 /* ------------------------------------------------------------------------ */
 
 /*
  * JSON object of an event's payload decoded with the event's own field list
- * (ev->fields; "{}" when it has none), for events without a compiled schema:
- * integers as numbers, strings as strings, GUIDs as text, byte arrays as hex,
- * arrays as JSON arrays, nested structs as objects. A payload that ends inside
- * a field gives null for it and a final "_truncated":true member. Work is
- * bounded by the payload's size: after 4096 + 16 * payload_size values (only
- * reachable with empty structs in nested arrays) the rest is cut and a final
- * "_work_limit":true member is added.
+ * (ev->fields; "{}" when it has none), for events without a compiled schema.
+ * ev->field_type_system says how to read the type codes (EventPipe TypeCodes
+ * or TDH in-types). Integers (also hex-formatted ones, pointers and FILETIMEs)
+ * as numbers, Booleans as true/false, strings as strings, GUIDs as text,
+ * binary blobs (and EventPipe byte arrays) as hex text, TDH SYSTEMTIMEs as
+ * "YYYY-MM-DDThh:mm:ss.mmm", SIDs as "S-1-...", arrays as JSON arrays, nested
+ * structs as objects. A payload that ends inside a field gives null for it and
+ * a final "_truncated":true member. Work is bounded by the payload's size:
+ * after 4096 + 16 * payload_size values (only reachable with empty structs in
+ * nested arrays) the rest is cut and a final "_work_limit":true member is
+ * added. A TDH field of a type that cannot be sized (an unknown in-type, or
+ * nesting deeper than 32) ends the object with "_unsupported":true.
  * snprintf semantics (returns the full length, NUL-terminates when n > 0).
  * Reentrant; reads only ev->payload within ev->payload_size.
  */
