@@ -327,6 +327,180 @@ static void test_primitive_types_tracelogging_fields(void **state)
     free(path);
 }
 
+/* The raw text of "key": in a flat JSON object (strings unquoted, no escapes expected). */
+static void json_member(const char *json, const char *key, char *out, size_t n)
+{
+    char pat[96];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(json, pat);
+    if (!p) {
+        fail_msg("member %s missing from %s", key, json);
+    }
+    p += strlen(pat);
+    size_t k = 0;
+    if (*p == '"') {
+        for (p++; *p && *p != '"' && k + 1 < n; p++) {
+            assert_true(*p != '\\');
+            out[k++] = *p;
+        }
+        assert_int_equal(*p, '"');
+    } else {
+        for (; *p && *p != ',' && *p != '}' && k + 1 < n; p++) {
+            out[k++] = *p;
+        }
+    }
+    out[k] = 0;
+}
+
+/* 64-bit two's complement of a decimal integer (TraceEvent drops thousands separators here). */
+static uint64_t integer_bits(const char *text)
+{
+    char num[64];
+    size_t k = 0;
+    for (const char *p = text; *p && k + 1 < sizeof num; p++) {
+        if (*p != ',') {
+            num[k++] = *p;
+        }
+    }
+    num[k] = 0;
+    char *end = NULL;
+    uint64_t v = num[0] == '-' ? (uint64_t)strtoll(num, &end, 10) : strtoull(num, &end, 10);
+    if (k == 0 || *end) {
+        fail_msg("not an integer: %s", text);
+    }
+    return v;
+}
+
+/* A FILETIME as TraceEvent prints times, "yy/MM/dd HH:mm:ss.fffffff" (the clock as stored). */
+static void filetime_text(uint64_t ft, char *out, size_t n)
+{
+    int64_t secs = (int64_t)(ft / 10000000u) - 11644473600; /* since 1970 */
+    unsigned frac = (unsigned)(ft % 10000000u);
+    int64_t days = secs / 86400, rem = secs % 86400;
+    if (rem < 0) {
+        rem += 86400;
+        days--;
+    }
+    /* civil from days (proleptic Gregorian) */
+    int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+    int64_t d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
+    int64_t y = yoe + era * 400 + (m <= 2);
+    snprintf(out, n, "%02d/%02d/%02d %02d:%02d:%02d.%07u", (int)(y % 100), (int)m, (int)d,
+             (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60), frac);
+}
+
+/* want (TraceEvent, maybe cut with "...") against ours: equal, or a prefix when cut. */
+static void expect_text(const char *field, const char *want, const char *got)
+{
+    size_t wl = strlen(want);
+    if (wl >= 3 && strcmp(want + wl - 3, "...") == 0) {
+        if (strncmp(got, want, wl - 3) != 0) {
+            fail_msg("%s: ours %s, TraceEvent %s", field, got, want);
+        }
+    } else if (strcmp(got, want) != 0) {
+        fail_msg("%s: ours %s, TraceEvent %s", field, got, want);
+    }
+}
+
+/* One TraceLogging field of ours (JSON) against its "Name=Value" in a baseline line. */
+static void check_tl_field(const gcev_trace_field *f, const char *json, const char *line)
+{
+    char pat[96], want[256], got[256];
+    snprintf(pat, sizeof pat, " %s=", f->name);
+    const char *p = strstr(line, pat);
+    if (!p) {
+        fail_msg("baseline lacks %s: %.100s", f->name, line);
+    }
+    p += strlen(pat);
+    const char *semi = strchr(p, ';');
+    assert_non_null(semi);
+    snprintf(want, sizeof want, "%.*s", (int)(semi - p), p);
+    json_member(json, f->name, got, sizeof got);
+    char text[64];
+    switch (f->type_code) {
+    case 3: case 4: case 5: case 6: case 7: case 8: case 9: case 10: case 20: case 21:
+        if (f->out_type == 3) { /* Boolean out-type: TraceEvent's True/False */
+            assert_string_equal(got, strcmp(want, "True") == 0 ? "true" : "false");
+            assert_true(strcmp(want, "True") == 0 || strcmp(want, "False") == 0);
+        } else {
+            /* TraceEvent prints the UInt64 int64_type as signed: compare the 64 bits */
+            assert_int_equal(integer_bits(got), integer_bits(want));
+        }
+        break;
+    case 17: /* FILETIME: ours the raw number */
+        filetime_text(integer_bits(got), text, sizeof text);
+        expect_text(f->name, want, text);
+        break;
+    case 18: { /* SYSTEMTIME: TraceEvent's fraction does not follow wMilliseconds; to the second */
+        int y, mo, d, h, mi, sec;
+        assert_int_equal(sscanf(got, "%d-%d-%dT%d:%d:%d.", &y, &mo, &d, &h, &mi, &sec), 6);
+        snprintf(text, sizeof text, "%02d/%02d/%02d %02d:%02d:%02d", y % 100, mo, d, h, mi, sec);
+        assert_true(strlen(want) > strlen(text));
+        assert_memory_equal(want, text, strlen(text));
+        break;
+    }
+    default: /* strings, GUIDs */
+        expect_text(f->name, want, got);
+        break;
+    }
+}
+
+/*
+ * Every TraceLogging event of primitive-types formatted by
+ * gcev_trace_format_fields_json(): each field's value as TraceEvent printed it,
+ * all of the baseline's fields covered, no truncation marker.
+ */
+static void test_primitive_types_tracelogging_values(void **state)
+{
+    (void)state;
+    char *path = path_in_corpus("primitive-types.etl");
+    char *bpath = path_in_corpus("primitive-types.baseline.txt");
+    char *baseline = testutil_read_file(bpath, NULL);
+    assert_non_null(baseline);
+    gcev_trace *t = NULL;
+    gcev_error err = {0};
+    assert_int_equal(gcev_trace_open_file(path, NULL, &t, &err), GCEV_OK);
+    gcev_trace_event ev;
+    char *line = baseline;
+    size_t tl = 0;
+    while (gcev_trace_next(t, &ev, &err) == GCEV_OK) {
+        if (ev.nfields == 0) {
+            continue;
+        }
+        assert_int_equal(ev.field_type_system, GCEV_FIELD_TYPES_TDH);
+        line = strstr(line, ": solar_system/PrimitiveTypesTest ");
+        assert_non_null(line);
+        char *eol = strchr(line, '\n');
+        assert_non_null(eol);
+        *eol = 0;
+        char json[2048];
+        size_t need = gcev_trace_format_fields_json(&ev, json, sizeof json);
+        assert_true(need < sizeof json);
+        assert_null(strstr(json, "\"_"));
+        for (uint32_t i = 0; i < ev.nfields; i++) {
+            check_tl_field(&ev.fields[i], json, line);
+        }
+        /* the baseline prints nothing we left out: one "; " per field after DataLen */
+        const char *p = strstr(line, " DataLen=");
+        assert_non_null(p);
+        size_t printed = 0;
+        for (p = strchr(p, ';'); p && p[1] == ' ' && p[2]; p = strchr(p + 1, ';')) {
+            printed++;
+        }
+        assert_int_equal(printed, ev.nfields);
+        line = eol + 1;
+        tl++;
+    }
+    assert_int_equal(tl, 5);
+    gcev_trace_close(t);
+    free(baseline);
+    free(bpath);
+    free(path);
+}
+
 /* The timestamp-order option over an ETL file: same events, non-decreasing time. */
 static void test_time_order_keeps_every_event(void **state)
 {
@@ -357,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_primitive_types_matches_baseline),
         cmocka_unit_test(test_gcrundownevents_matches_baseline),
         cmocka_unit_test(test_primitive_types_tracelogging_fields),
+        cmocka_unit_test(test_primitive_types_tracelogging_values),
         cmocka_unit_test(test_time_order_keeps_every_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

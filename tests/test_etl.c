@@ -763,6 +763,269 @@ static void test_first_record_must_be_logfile_header(void **state)
     etlb_free(&b);
 }
 
+/* ---- TraceLogging payloads as JSON ---------------------------------------------- */
+
+/*
+ * Builds a file holding one TraceLogging event (64-bit header, so 8-byte pointers)
+ * with the given schema fields and payload and reads it back into *t / *ev.
+ */
+static void tl_event(etlb *b, gcev_trace *t, gcev_trace_event *ev, const uint8_t *fields,
+                     size_t nfields, const uint8_t *payload, size_t n)
+{
+    static uint8_t schema[1024];
+    static const uint8_t head[] = {0, 0, 0x00, 'T', 0};
+    assert_true(sizeof head + nfields <= sizeof schema);
+    memcpy(schema, head, sizeof head);
+    memcpy(schema + sizeof head, fields, nfields);
+    gcev_put16(schema, (uint16_t)(sizeof head + nfields));
+    etlb_logfile lf;
+    default_logfile(&lf);
+    etlb_init(b, 4096);
+    etlb_buffer_begin(b, 0, 0);
+    etlb_logfile_header(b, &lf);
+    etlb_ext tl[] = {{12, tl_traits, sizeof tl_traits},
+                     {11, schema, (uint16_t)(sizeof head + nfields)}};
+    etlb_event e = {.header_type = 0x13, .ts = 8000, .provider = other_guid, .channel = 11,
+                    .ext = tl, .next = 2, .payload = payload, .payload_size = n};
+    etlb_event_record(b, &e);
+    etlb_buffer_end(b);
+    gcev_error err = {0};
+    assert_int_equal(etl_open_mem(t, b->data, b->size, 0, &err), GCEV_OK);
+    assert_int_equal(etl_next(t, ev, &err), GCEV_OK); /* the log file header */
+    assert_int_equal(etl_next(t, ev, &err), GCEV_OK);
+    assert_int_equal(ev->field_type_system, GCEV_FIELD_TYPES_TDH);
+    assert_int_equal(ev->pointer_size, 8);
+    assert_int_equal(ev->payload_size, n);
+}
+
+/* The formatter's JSON for ev, checked against snprintf semantics (malloc'd). */
+static char *tl_json(const gcev_trace_event *ev)
+{
+    size_t need = gcev_trace_format_fields_json(ev, NULL, 0);
+    char *s = malloc(need + 1);
+    assert_non_null(s);
+    assert_int_equal(gcev_trace_format_fields_json(ev, s, need + 1), need);
+    assert_int_equal(strlen(s), need);
+    char small[8];
+    assert_int_equal(gcev_trace_format_fields_json(ev, small, sizeof small), need);
+    assert_memory_equal(small, s, need < 7 ? need + 1 : 7);
+    return s;
+}
+
+/* Brackets balance outside strings and nothing follows the outer object. */
+static void expect_json_shape(const char *s)
+{
+    int depth = 0, in_str = 0;
+    for (const char *p = s; *p; p++) {
+        if (in_str) {
+            if (*p == '\\') {
+                p++;
+            } else if (*p == '"') {
+                in_str = 0;
+            }
+            continue;
+        }
+        if (*p == '"') {
+            in_str = 1;
+        } else if (*p == '{' || *p == '[') {
+            depth++;
+        } else if (*p == '}' || *p == ']') {
+            assert_true(depth > 0);
+            if (--depth == 0) {
+                assert_int_equal(p[1], 0);
+            }
+        }
+    }
+    assert_int_equal(depth, 0);
+    assert_int_equal(in_str, 0);
+}
+
+/* Every TraceLogging in-type, out-types that change the value, arrays and structs. */
+static const uint8_t tl_all_fields[] = {
+    'w', 0, 0x01,                      /* UnicodeString */
+    'u', 0, 0x82, 35,                  /* AnsiString, out UTF8 */
+    'l', 0, 0x02,                      /* AnsiString (CP1252 shown as Latin-1) */
+    'i', '8', 0, 0x03,                 /* Int8 */
+    'b', '8', 0, 0x84, 0x03,           /* UInt8, out Boolean */
+    'i', '1', '6', 0, 0x05, 'u', '1', '6', 0, 0x06,
+    'i', '3', '2', 0, 0x07, 'u', '3', '2', 0, 0x08,
+    'i', '6', '4', 0, 0x09, 'u', '6', '4', 0, 0x0a,
+    'f', 0, 0x0b, 'd', 0, 0x0c, 'n', 'a', 'n', 0, 0x0c,
+    'b', '3', '2', 0, 0x0d,            /* Boolean: 4 bytes */
+    'b', 'i', 'n', 0, 0x0e,            /* Binary: UInt16 size first */
+    'g', 0, 0x0f,
+    'p', 0, 0x10,                      /* Pointer: the event's pointer size */
+    'f', 't', 0, 0x11, 's', 't', 0, 0x12,
+    's', 'i', 'd', 0, 0x13,
+    'h', '3', '2', 0, 0x14, 'h', '6', '4', 0, 0x15,
+    'c', 's', 0, 0x16, 'c', 'n', 0, 0x17, 'c', 'b', 0, 0x19,
+    's', 0, 0x98, 0x02,                /* struct of 2 */
+    'x', 0, 0x06, 'y', 0, 0x02,
+    'v', 'a', 0, 0x48,                 /* UInt32[], count in the payload */
+    'c', 'a', 0, 0x26, 3, 0,           /* UInt16[3], count in the schema */
+    's', 'a', 0, 0xd8, 0x02,           /* struct[] of 2 members */
+    'p', 0, 0x03, 'q', 0, 0x01,
+    's', 'v', 0, 0x42,                 /* AnsiString[] */
+    'c', 'u', 0, 0x6e, 2, 0, 0xaa, 0xbb /* custom: 2 bytes of type info */
+};
+
+static const uint8_t tl_all_payload[] = {
+    'h', 0, 0xe9, 0, 0, 0,                         /* w = "hé" */
+    0xc3, 0xa9, '"', 0,                            /* u = "é\"" */
+    0xe9, '\n', 0,                                 /* l = "é\n" */
+    0xff,                                          /* i8 = -1 */
+    2,                                             /* b8 = true */
+    0xfe, 0xff, 0xff, 0xff,                        /* i16 = -2, u16 = 65535 */
+    0xfd, 0xff, 0xff, 0xff, 0x00, 0x28, 0x6b, 0xee, /* i32 = -3, u32 = 4000000000 */
+    0, 0, 0, 0, 0, 0, 0, 0x80,                     /* i64 = INT64_MIN */
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* u64 = UINT64_MAX */
+    0, 0, 0xc0, 0x3f,                              /* f = 1.5 */
+    0x9a, 0x99, 0x99, 0x99, 0x99, 0x99, 0xb9, 0x3f, /* d = 0.1 */
+    0, 0, 0, 0, 0, 0, 0xf8, 0x7f,                  /* nan */
+    1, 0, 0, 0,                                    /* b32 = true */
+    3, 0, 0x01, 0xab, 0xff,                        /* bin */
+    0x04, 0x03, 0x02, 0x01, 0x06, 0x05, 0x08, 0x07, 9, 10, 11, 12, 13, 14, 15, 16, /* g */
+    0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, /* p */
+    0x70, 0x10, 0xfa, 0x4d, 0x8b, 0xa5, 0xd7, 0x01, /* ft */
+    0xe5, 0x07, 9, 0, 4, 0, 9, 0, 14, 0, 59, 0, 35, 0, 0x1f, 0x03, /* st */
+    1, 2, 0, 0, 0, 0, 0, 5, 32, 0, 0, 0, 0x20, 0x02, 0, 0, /* sid S-1-5-32-544 */
+    0xef, 0xbe, 0xad, 0xde,                        /* h32 */
+    1, 0, 0, 0, 0, 0, 0, 0x80,                     /* h64 */
+    4, 0, 'o', 0, 'k', 0,                          /* cs */
+    2, 0, 'h', 'i',                                /* cn */
+    0, 0,                                          /* cb: empty */
+    7, 0, 'z', 0,                                  /* s = {x 7, y "z"} */
+    2, 0, 1, 0, 0, 0, 2, 0, 0, 0,                  /* va = [1, 2] */
+    7, 0, 8, 0, 9, 0,                              /* ca = [7, 8, 9] */
+    2, 0, 1, 'a', 0, 0, 0, 0xff, 0, 0,             /* sa = [{1, u"a"}, {-1, u""}] */
+    2, 0, 'x', 0, 0,                               /* sv = ["x", ""] */
+    2, 0, 0x12, 0x34                               /* cu */
+};
+
+static const char tl_all_json[] =
+    "{\"w\":\"h\xc3\xa9\",\"u\":\"\xc3\xa9\\\"\",\"l\":\"\xc3\xa9\\n\",\"i8\":-1,\"b8\":true,"
+    "\"i16\":-2,\"u16\":65535,\"i32\":-3,\"u32\":4000000000,\"i64\":-9223372036854775808,"
+    "\"u64\":18446744073709551615,\"f\":1.5,\"d\":0.10000000000000001,\"nan\":null,"
+    "\"b32\":true,\"bin\":\"01abff\",\"g\":\"01020304-0506-0708-090a-0b0c0d0e0f10\","
+    "\"p\":72623859790382856,\"ft\":132756731757990000,\"st\":\"2021-09-09T14:59:35.799\","
+    "\"sid\":\"S-1-5-32-544\",\"h32\":3735928559,\"h64\":9223372036854775809,\"cs\":\"ok\","
+    "\"cn\":\"hi\",\"cb\":\"\",\"s\":{\"x\":7,\"y\":\"z\"},\"va\":[1,2],\"ca\":[7,8,9],"
+    "\"sa\":[{\"p\":1,\"q\":\"a\"},{\"p\":-1,\"q\":\"\"}],\"sv\":[\"x\",\"\"],\"cu\":\"1234\"}";
+
+static void test_tracelogging_payload_json_every_type(void **state)
+{
+    (void)state;
+    etlb b;
+    gcev_trace t;
+    gcev_trace_event ev;
+    tl_event(&b, &t, &ev, tl_all_fields, sizeof tl_all_fields, tl_all_payload,
+             sizeof tl_all_payload);
+    assert_int_equal(ev.fields[4].out_type, 3);
+    assert_int_equal(ev.nfields, 32);
+    assert_string_equal(ev.fields[28].name, "ca");
+    assert_int_equal(ev.fields[28].fixed_count, 3);
+    assert_int_equal(ev.fields[28].flags, GCEV_FIELD_FIXED_COUNT);
+    assert_int_equal(ev.fields[31].flags, GCEV_FIELD_CUSTOM);
+    char *json = tl_json(&ev);
+    assert_string_equal(json, tl_all_json);
+    expect_json_shape(json);
+
+    /* Every shorter payload (a copy of exactly that size: ASan sees any over-read):
+     * the values that fit, then null and "_truncated", still well-formed JSON. */
+    gcev_trace_event cut = ev;
+    for (uint32_t k = 0; k < ev.payload_size; k++) {
+        uint8_t *copy = malloc(k ? k : 1);
+        assert_non_null(copy);
+        memcpy(copy, ev.payload, k);
+        cut.payload = k ? copy : NULL;
+        cut.payload_size = k;
+        char *s = tl_json(&cut);
+        expect_json_shape(s);
+        size_t len = strlen(s);
+        static const char tail[] = ",\"_truncated\":true}";
+        assert_true(len > sizeof tail);
+        assert_string_equal(s + len - (sizeof tail - 1), tail);
+        assert_non_null(strstr(s, "null"));
+        /* what precedes the first null is what the full payload gives there */
+        size_t same = (size_t)(strstr(s, "null") - s);
+        assert_memory_equal(s, json, same);
+        free(s);
+        free(copy);
+    }
+    free(json);
+    etl_close(&t);
+    etlb_free(&b);
+}
+
+/* Unknown in-types, nesting beyond the limit, and empty structs in constant-count arrays. */
+static void test_tracelogging_payload_json_limits(void **state)
+{
+    (void)state;
+    etlb b;
+    gcev_trace t;
+    gcev_trace_event ev;
+    static const uint8_t odd[] = {'a', 0, 0x08, 'z', 0, 0x1a, 'b', 0, 0x08};
+    static const uint8_t p8[] = {5, 0, 0, 0, 6, 0, 0, 0};
+    tl_event(&b, &t, &ev, odd, sizeof odd, p8, sizeof p8);
+    char *json = tl_json(&ev);
+    assert_string_equal(json, "{\"a\":5,\"z\":null,\"_unsupported\":true}");
+    free(json);
+    etl_close(&t);
+    etlb_free(&b);
+
+    /* 40 nested one-member structs around a UInt32 */
+    uint8_t deep[40 * 4 + 3];
+    size_t k = 0;
+    for (int i = 0; i < 40; i++) {
+        deep[k++] = 'n';
+        deep[k++] = 0;
+        deep[k++] = 0x98;
+        deep[k++] = 1;
+    }
+    deep[k++] = 'v';
+    deep[k++] = 0;
+    deep[k++] = 0x08;
+    tl_event(&b, &t, &ev, deep, k, p8, 4);
+    json = tl_json(&ev);
+    expect_json_shape(json);
+    assert_non_null(strstr(json, "{\"n\":null}"));
+    assert_non_null(strstr(json, ",\"_unsupported\":true}"));
+    free(json);
+    etl_close(&t);
+    etlb_free(&b);
+
+    /* struct[65535] of struct[65535] of nothing: 4e9 values for no payload bytes */
+    static const uint8_t empty[] = {'o', 0, 0xb8, 1, 0xff, 0xff, 'e', 0, 0xb8, 0, 0xff, 0xff};
+    tl_event(&b, &t, &ev, empty, sizeof empty, NULL, 0);
+    json = tl_json(&ev);
+    expect_json_shape(json);
+    assert_true(strlen(json) < 16 * 4096);
+    assert_non_null(strstr(json, ",\"_work_limit\":true}"));
+    free(json);
+    etl_close(&t);
+    etlb_free(&b);
+
+    /* UTF-8 out-type: malformed bytes become U+FFFD; field names are UTF-8 too */
+    static const uint8_t utf8[] = {0xc3, 0xa9, 0, 0x82, 35};
+    static const uint8_t bad[] = {0xff, 'a', 0xe0, 0x80, 0};
+    tl_event(&b, &t, &ev, utf8, sizeof utf8, bad, sizeof bad);
+    json = tl_json(&ev);
+    assert_string_equal(json, "{\"\xc3\xa9\":\"\xef\xbf\xbd" "a\xef\xbf\xbd\xef\xbf\xbd\"}");
+    free(json);
+    etl_close(&t);
+    etlb_free(&b);
+
+    /* 4-byte pointers in a 32-bit event (the formatter reads ev->pointer_size) */
+    static const uint8_t ptrs[] = {'p', 0, 0x10, 'q', 0, 0x10};
+    tl_event(&b, &t, &ev, ptrs, sizeof ptrs, p8, sizeof p8);
+    ev.pointer_size = 4;
+    json = tl_json(&ev);
+    assert_string_equal(json, "{\"p\":5,\"q\":6}");
+    free(json);
+    etl_close(&t);
+    etlb_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -778,6 +1041,8 @@ int main(void)
         cmocka_unit_test(test_hostile_records_fail_with_offset),
         cmocka_unit_test(test_hostile_tracelogging_schemas_fail),
         cmocka_unit_test(test_first_record_must_be_logfile_header),
+        cmocka_unit_test(test_tracelogging_payload_json_every_type),
+        cmocka_unit_test(test_tracelogging_payload_json_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
