@@ -109,13 +109,7 @@ static uint64_t widen(gcev_type t, uint64_t v)
     }
 }
 
-static void read_guid(const uint8_t *p, gcev_guid *g)
-{
-    g->data1 = gcev_rd_u32le(p);
-    g->data2 = gcev_rd_u16le(p + 4);
-    g->data3 = gcev_rd_u16le(p + 6);
-    memcpy(g->data4, p + 8, 8);
-}
+static void read_guid(const uint8_t *p, gcev_guid *g) { *g = gcev_guid_load(p); }
 
 /*
  * The straight-line path for templates of fixed-size scalars when the payload is

@@ -16,7 +16,7 @@
 
 #include "gcev_etl_records.h"
 #include "gcev_etl_tracelogging.h"
-#include "gcev_le.h"
+#include "gcev_read.h"
 #include "gcev_trace_impl.h"
 
 enum { ETL_DEFAULT_MAX_BUFFER = 256u << 20 };
@@ -52,13 +52,13 @@ int gcev_etl_detect(const uint8_t *head, size_t n)
     if (!head || n < GCEV_ETL_BUFFER_HEADER_SIZE + 8) {
         return 0;
     }
-    uint32_t size = gcev_le32(head);
-    uint32_t used = gcev_le32(head + 4);
+    uint32_t size = gcev_rd_u32le(head);
+    uint32_t used = gcev_rd_u32le(head + 4);
     uint32_t min = GCEV_ETL_BUFFER_HEADER_SIZE + GCEV_ETL_SYSTEM_HEADER_SIZE;
     if (size % 8 != 0 || size < min || used < min || used > size) {
         return 0;
     }
-    if (gcev_le16(head + 0x36) > 8) { /* ETW_BUFFER_TYPE_* */
+    if (gcev_rd_u16le(head + 0x36) > 8) { /* ETW_BUFFER_TYPE_* */
         return 0;
     }
     /* The first record is the log file header: a kernel system header, 32 or
@@ -69,7 +69,7 @@ int gcev_etl_detect(const uint8_t *head, size_t n)
     if ((r[3] & 0xC0) != 0xC0 || (r[2] != GCEV_ETL_HT_SYSTEM32 && r[2] != GCEV_ETL_HT_SYSTEM64)) {
         return 0;
     }
-    uint16_t rsize = gcev_le16(r + 4);
+    uint16_t rsize = gcev_rd_u16le(r + 4);
     if (rsize < GCEV_ETL_SYSTEM_HEADER_SIZE || rsize > used - GCEV_ETL_BUFFER_HEADER_SIZE) {
         return 0;
     }
@@ -151,7 +151,7 @@ gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
         return etl_fail(err, st, rec_off, msg);
     }
     if (r.kind != GCEV_ETL_REC_SYSTEM || r.header_size != GCEV_ETL_SYSTEM_HEADER_SIZE ||
-        gcev_le16(buf + at + 6) != GCEV_ETL_HOOK_LOGFILE_HEADER) {
+        gcev_rd_u16le(buf + at + 6) != GCEV_ETL_HOOK_LOGFILE_HEADER) {
         return etl_fail(err, GCEV_E_FORMAT, rec_off,
                         "ETL file does not start with a trace log file header record");
     }
@@ -184,7 +184,7 @@ gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
     t->info.processor_count = lf.number_of_processors;
     t->info.clock_frequency = lf.clock_frequency;
     /* TraceEvent's ms are relative to the header record's timestamp. */
-    t->info.sync_time_qpc = (int64_t)gcev_le64(buf + at + 16);
+    t->info.sync_time_qpc = (int64_t)gcev_rd_u64le(buf + at + 16);
     t->info.sync_time_utc = lf.start_time;
     t->info.events_lost = lf.events_lost;
     t->info.buffers_lost = lf.buffers_lost;

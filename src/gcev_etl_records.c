@@ -4,19 +4,19 @@
 
 #include <string.h>
 
-#include "gcev_le.h"
+#include "gcev_read.h"
 
 gcev_status gcev_etl_buffer_header_parse(const uint8_t *p, gcev_etl_buffer_header *h,
                                          const char **msg)
 {
-    h->buffer_size = gcev_le32(p);
-    h->saved_offset = gcev_le32(p + 0x04);
-    h->timestamp = (int64_t)gcev_le64(p + 0x10);
-    h->flags = gcev_le16(p + 0x34);
-    h->buffer_type = gcev_le16(p + 0x36);
+    h->buffer_size = gcev_rd_u32le(p);
+    h->saved_offset = gcev_rd_u32le(p + 0x04);
+    h->timestamp = (int64_t)gcev_rd_u64le(p + 0x10);
+    h->flags = gcev_rd_u16le(p + 0x34);
+    h->buffer_type = gcev_rd_u16le(p + 0x36);
     /* ETW_BUFFER_CONTEXT: a byte ProcessorNumber, or a 16-bit ProcessorIndex when
      * the buffer says so (machines with more than 256 CPUs). */
-    h->processor = (h->flags & GCEV_ETL_BUFFER_FLAG_PROC_INDEX) ? gcev_le16(p + 0x28) : p[0x28];
+    h->processor = (h->flags & GCEV_ETL_BUFFER_FLAG_PROC_INDEX) ? gcev_rd_u16le(p + 0x28) : p[0x28];
     if (h->buffer_size < GCEV_ETL_BUFFER_HEADER_SIZE) {
         *msg = "ETL buffer size is smaller than its header";
         return GCEV_E_FORMAT;
@@ -38,7 +38,7 @@ gcev_status gcev_etl_record_classify(const uint8_t *p, size_t n, gcev_etl_record
     (void)n; /* the caller guarantees 8 bytes; every header field read here is in them */
     memset(r, 0, sizeof *r);
     r->header_type = p[2];
-    if (gcev_le32(p) == UINT32_MAX) {
+    if (gcev_rd_u32le(p) == UINT32_MAX) {
         r->kind = GCEV_ETL_REC_FILL;
         return GCEV_OK;
     }
@@ -112,7 +112,7 @@ gcev_status gcev_etl_record_classify(const uint8_t *p, size_t n, gcev_etl_record
             break;
         }
     }
-    r->size = gcev_le16(p + (size_at_4 ? 4 : 0));
+    r->size = gcev_rd_u16le(p + (size_at_4 ? 4 : 0));
     if (r->size < r->header_size) {
         *msg = "ETL record size is smaller than its header";
         return GCEV_E_FORMAT;
@@ -164,21 +164,21 @@ void gcev_etl_classic_fill(const uint8_t *p, const gcev_etl_record *r, gcev_trac
     switch (r->kind) {
     case GCEV_ETL_REC_SYSTEM:
     case GCEV_ETL_REC_PERFINFO: {
-        uint16_t hook = gcev_le16(p + 6);
+        uint16_t hook = gcev_rd_u16le(p + 6);
         /* MOF events have no id: the class (group) and opcode (type) name them. */
-        ev->version = gcev_le16(p);
+        ev->version = gcev_rd_u16le(p);
         ev->opcode = (uint8_t)(hook & 0xff);
         ev->has_opcode = 1;
         kernel_provider((uint8_t)(hook >> 8), ev);
         if (r->kind == GCEV_ETL_REC_SYSTEM) {
-            ev->thread_id = gcev_le32(p + 8);
-            ev->process_id = gcev_le32(p + 12);
-            ev->timestamp = (int64_t)gcev_le64(p + 16);
+            ev->thread_id = gcev_rd_u32le(p + 8);
+            ev->process_id = gcev_rd_u32le(p + 12);
+            ev->timestamp = (int64_t)gcev_rd_u64le(p + 16);
         } else {
             /* PerfInfo records (samples, interrupts) carry no process or thread. */
             ev->thread_id = UINT64_MAX;
             ev->process_id = UINT32_MAX;
-            ev->timestamp = (int64_t)gcev_le64(p + 8);
+            ev->timestamp = (int64_t)gcev_rd_u64le(p + 8);
         }
         break;
     }
@@ -187,10 +187,10 @@ void gcev_etl_classic_fill(const uint8_t *p, const gcev_etl_record *r, gcev_trac
         ev->opcode = p[4];
         ev->level = p[5];
         ev->has_opcode = ev->has_level = 1;
-        ev->version = gcev_le16(p + 6);
-        ev->thread_id = gcev_le32(p + 8);
-        ev->process_id = gcev_le32(p + 12);
-        ev->timestamp = (int64_t)gcev_le64(p + 16);
+        ev->version = gcev_rd_u16le(p + 6);
+        ev->thread_id = gcev_rd_u32le(p + 8);
+        ev->process_id = gcev_rd_u32le(p + 12);
+        ev->timestamp = (int64_t)gcev_rd_u64le(p + 16);
         ev->provider_guid = gcev_guid_load(p + 24);
         ev->has_provider_guid = 1;
         break;
@@ -205,18 +205,18 @@ gcev_status gcev_etl_event_fill(const uint8_t *p, const gcev_etl_record *r, gcev
 {
     *schema = *traits = NULL;
     *schema_size = *traits_size = 0;
-    uint16_t flags = gcev_le16(p + 4);
-    ev->thread_id = gcev_le32(p + 8);
-    ev->process_id = gcev_le32(p + 12);
-    ev->timestamp = (int64_t)gcev_le64(p + 16);
+    uint16_t flags = gcev_rd_u16le(p + 4);
+    ev->thread_id = gcev_rd_u32le(p + 8);
+    ev->process_id = gcev_rd_u32le(p + 12);
+    ev->timestamp = (int64_t)gcev_rd_u64le(p + 16);
     ev->provider_guid = gcev_guid_load(p + 24);
     ev->has_provider_guid = 1;
-    ev->event_id = gcev_le16(p + 40);
+    ev->event_id = gcev_rd_u16le(p + 40);
     ev->version = p[42];
     ev->level = p[44];
     ev->opcode = p[45];
     ev->has_level = ev->has_opcode = 1;
-    ev->keywords = gcev_le64(p + 48);
+    ev->keywords = gcev_rd_u64le(p + 48);
     ev->activity_id = gcev_guid_load(p + 64);
     ev->has_activity_id = 1;
     ev->pointer_size = r->pointer_size;
@@ -232,9 +232,9 @@ gcev_status gcev_etl_event_fill(const uint8_t *p, const gcev_etl_record *r, gcev
                 return GCEV_E_FORMAT;
             }
             const uint8_t *item = p + pos;
-            uint16_t type = gcev_le16(item + 2);
-            int linked = gcev_le16(item + 4) & 1;
-            uint32_t dsize = gcev_le16(item + 6);
+            uint16_t type = gcev_rd_u16le(item + 2);
+            int linked = gcev_rd_u16le(item + 4) & 1;
+            uint32_t dsize = gcev_rd_u16le(item + 6);
             uint32_t step = GCEV_ETL_EXT_ITEM_HEADER_SIZE + ((dsize + 7u) & ~7u);
             if (size - pos < step) {
                 *msg = "ETL extended data item overruns its event record";
@@ -290,19 +290,19 @@ gcev_status gcev_etl_logfile_parse(const uint8_t *p, size_t n, gcev_etl_logfile 
         *msg = "ETL log file header is too short";
         return GCEV_E_FORMAT;
     }
-    lf->buffer_size = gcev_le32(p);
-    lf->version = gcev_le32(p + 4);
-    lf->provider_version = gcev_le32(p + 8);
-    lf->number_of_processors = gcev_le32(p + 12);
-    lf->end_time = (int64_t)gcev_le64(p + 16);
-    lf->timer_resolution = gcev_le32(p + 24);
-    lf->maximum_file_size = gcev_le32(p + 28);
-    lf->log_file_mode = gcev_le32(p + 32);
-    lf->buffers_written = gcev_le32(p + 36);
-    lf->start_buffers = gcev_le32(p + 40);
-    lf->pointer_size = gcev_le32(p + 44);
-    lf->events_lost = gcev_le32(p + 48);
-    lf->cpu_speed_mhz = gcev_le32(p + 52);
+    lf->buffer_size = gcev_rd_u32le(p);
+    lf->version = gcev_rd_u32le(p + 4);
+    lf->provider_version = gcev_rd_u32le(p + 8);
+    lf->number_of_processors = gcev_rd_u32le(p + 12);
+    lf->end_time = (int64_t)gcev_rd_u64le(p + 16);
+    lf->timer_resolution = gcev_rd_u32le(p + 24);
+    lf->maximum_file_size = gcev_rd_u32le(p + 28);
+    lf->log_file_mode = gcev_rd_u32le(p + 32);
+    lf->buffers_written = gcev_rd_u32le(p + 36);
+    lf->start_buffers = gcev_rd_u32le(p + 40);
+    lf->pointer_size = gcev_rd_u32le(p + 44);
+    lf->events_lost = gcev_rd_u32le(p + 48);
+    lf->cpu_speed_mhz = gcev_rd_u32le(p + 52);
     if (lf->pointer_size != 4 && lf->pointer_size != 8) {
         *msg = "ETL log file header's pointer size is not 4 or 8";
         return GCEV_E_FORMAT;
@@ -315,12 +315,12 @@ gcev_status gcev_etl_logfile_parse(const uint8_t *p, size_t n, gcev_etl_logfile 
         *msg = "ETL log file header is too short";
         return GCEV_E_FORMAT;
     }
-    lf->tz_bias_minutes = (int32_t)gcev_le32(p + tz);
-    lf->boot_time = (int64_t)gcev_le64(p + times);
-    lf->perf_freq = (int64_t)gcev_le64(p + times + 8);
-    lf->start_time = (int64_t)gcev_le64(p + times + 16);
-    lf->reserved_flags = gcev_le32(p + times + 24);
-    lf->buffers_lost = gcev_le32(p + times + 28);
+    lf->tz_bias_minutes = (int32_t)gcev_rd_u32le(p + tz);
+    lf->boot_time = (int64_t)gcev_rd_u64le(p + times);
+    lf->perf_freq = (int64_t)gcev_rd_u64le(p + times + 8);
+    lf->start_time = (int64_t)gcev_rd_u64le(p + times + 16);
+    lf->reserved_flags = gcev_rd_u32le(p + times + 24);
+    lf->buffers_lost = gcev_rd_u32le(p + times + 28);
     /* ReservedFlags is the session's clock type: the timestamps count 100 ns units
      * for the system clock and CPU cycles for the cycle counter, not QPC ticks. */
     switch (lf->reserved_flags) {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcev_le.h"
+#include "gcev_read.h"
 
 /* Bounds of the cache: distinct schemas and bytes kept (copies + trees). */
 enum { TL_MAX_SCHEMAS = 65536, TL_MAX_BYTES = 64u << 20 };
@@ -164,7 +164,7 @@ static gcev_status tl_read_fields(gcev_etl_tl_cache *c, const uint8_t *meta, uin
                 *msg = "TraceLogging field count runs past the schema";
                 return GCEV_E_FORMAT;
             }
-            uint32_t v = gcev_le16(meta + pos);
+            uint32_t v = gcev_rd_u16le(meta + pos);
             pos += 2;
             f->count = (uint16_t)v;
             if (count_kind == GCEV_TL_IN_CUSTOM) {
@@ -301,11 +301,11 @@ gcev_status gcev_etl_tl_schema_get(gcev_etl_tl_cache *c, const uint8_t *meta, ui
 {
     *out = NULL;
     /* The item starts with the schema's own size (itself included). */
-    if (n < 2 || gcev_le16(meta) < 2 || gcev_le16(meta) > n) {
+    if (n < 2 || gcev_rd_u16le(meta) < 2 || gcev_rd_u16le(meta) > n) {
         *msg = "TraceLogging schema size does not fit its extended data item";
         return GCEV_E_FORMAT;
     }
-    uint32_t size = gcev_le16(meta);
+    uint32_t size = gcev_rd_u16le(meta);
     uint64_t h = tl_hash(meta, size);
     if (c->nslots) {
         for (size_t s = (size_t)h & (c->nslots - 1); c->slots[s]; s = (s + 1) & (c->nslots - 1)) {
@@ -367,7 +367,7 @@ const char *gcev_etl_tl_provider_name(const uint8_t *traits, uint32_t n)
     if (n < 3) {
         return NULL;
     }
-    uint32_t size = gcev_le16(traits);
+    uint32_t size = gcev_rd_u16le(traits);
     uint32_t end = size < n ? size : n;
     uint32_t pos = 2;
     if (end <= pos) {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "gcev_internal.h"
-#include "gcev_le.h"
+#include "gcev_read.h"
 
 enum { ES_MAX_DEPTH = 16, ES_MAX_ELEMS = 65535 };
 
@@ -26,39 +26,22 @@ enum {
     ES_VARINT = 20, ES_VARUINT = 21, ES_UTF8CHAR = 23, ES_RELLOC = 24, ES_DATALOC = 25
 };
 
+/* JSON output (the library's snprintf-style writer) plus this formatter's limits. */
 typedef struct es_out {
-    char *buf;
-    size_t cap, len;
+    gcev_out o;
     /* Values left to format: zero-byte elements (empty structs) in nested arrays
      * could otherwise cost 65535^depth work for a few payload bytes. */
     uint64_t budget;
     int over_budget;
+    /* Containers still open, so a payload that ends early still gives valid JSON. */
+    char closers[2 * ES_MAX_DEPTH + 4];
+    unsigned nclose;
 } es_out;
 
-static void out_put(es_out *o, const char *s, size_t n)
-{
-    if (o->len < o->cap) {
-        size_t room = o->cap - o->len;
-        memcpy(o->buf + o->len, s, n < room ? n : room);
-    }
-    o->len += n;
-}
-
-static void out_str(es_out *o, const char *s) { out_put(o, s, strlen(s)); }
-
-static void out_fmt_u64(es_out *o, uint64_t v)
-{
-    char t[24];
-    int k = snprintf(t, sizeof t, "%llu", (unsigned long long)v);
-    out_put(o, t, (size_t)k);
-}
-
-static void out_fmt_i64(es_out *o, int64_t v)
-{
-    char t[24];
-    int k = snprintf(t, sizeof t, "%lld", (long long)v);
-    out_put(o, t, (size_t)k);
-}
+static void out_put(es_out *o, const char *s, size_t n) { gcev_out_put(&o->o, s, n); }
+static void out_str(es_out *o, const char *s) { gcev_out_str(&o->o, s); }
+static void out_fmt_u64(es_out *o, uint64_t v) { gcev_out_fmt(&o->o, "%llu", (unsigned long long)v); }
+static void out_fmt_i64(es_out *o, int64_t v) { gcev_out_fmt(&o->o, "%lld", (long long)v); }
 
 static void out_double(es_out *o, double d)
 {
@@ -66,34 +49,27 @@ static void out_double(es_out *o, double d)
         out_str(o, "null"); /* JSON has no NaN/inf */
         return;
     }
-    char t[40];
-    int k = snprintf(t, sizeof t, "%.17g", d);
-    out_put(o, t, (size_t)k);
-}
-
-/* UTF-8 bytes as JSON string content (controls, quote and backslash escaped). */
-static void out_json_chars(es_out *o, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            char e[2] = {'\\', (char)c};
-            out_put(o, e, 2);
-        } else if (c < 0x20) {
-            char e[8];
-            int k = snprintf(e, sizeof e, "\\u%04x", c);
-            out_put(o, e, (size_t)k);
-        } else {
-            out_put(o, &s[i], 1);
-        }
-    }
+    gcev_out_fmt(&o->o, "%.17g", d);
 }
 
 static void out_json_text(es_out *o, const char *s, size_t n)
 {
-    out_put(o, "\"", 1);
-    out_json_chars(o, s, n);
-    out_put(o, "\"", 1);
+    gcev_out_json_utf8(&o->o, (const uint8_t *)s, n);
+}
+
+static void out_open(es_out *o, char open, char close)
+{
+    out_put(o, &open, 1);
+    if (o->nclose < sizeof o->closers) {
+        o->closers[o->nclose++] = close;
+    }
+}
+
+static void out_close(es_out *o)
+{
+    if (o->nclose > 0) {
+        out_put(o, &o->closers[--o->nclose], 1);
+    }
 }
 
 typedef struct es_cur {
@@ -103,33 +79,17 @@ typedef struct es_cur {
 
 static int es_need(const es_cur *c, size_t k) { return c->n - c->pos >= k; }
 
-/* UTF-16LE as a JSON string, converted in chunks that never split a surrogate pair. */
 static void out_utf16(es_out *o, const uint8_t *p, size_t nbytes)
 {
-    char small[512];
-    out_put(o, "\"", 1);
-    size_t at = 0;
-    while (at < nbytes) {
-        size_t take = nbytes - at > 120 ? 120 : nbytes - at;
-        if (take < nbytes - at) {
-            uint16_t last = gcev_le16(p + at + take - 2);
-            if (last >= 0xd800 && last <= 0xdbff) {
-                take -= 2;
-            }
-        }
-        gcev_utf16 part = {p + at, (uint32_t)take};
-        size_t k = gcev_utf16_to_utf8(part, small, sizeof small); /* <= 3 bytes per unit */
-        out_json_chars(o, small, k < sizeof small ? k : sizeof small - 1);
-        at += take;
-    }
-    out_put(o, "\"", 1);
+    gcev_utf16 text = {p, (uint32_t)nbytes};
+    gcev_out_json_utf16(&o->o, text);
 }
 
 static int es_value(es_out *o, es_cur *c, uint32_t type, const gcev_trace_field *f, int depth);
 
 static int es_object(es_out *o, es_cur *c, const gcev_trace_field *fields, uint32_t n, int depth)
 {
-    out_put(o, "{", 1);
+    out_open(o, '{', '}');
     for (uint32_t i = 0; i < n; i++) {
         if (i) {
             out_put(o, ",", 1);
@@ -141,7 +101,7 @@ static int es_object(es_out *o, es_cur *c, const gcev_trace_field *fields, uint3
             return 0;
         }
     }
-    out_put(o, "}", 1);
+    out_close(o);
     return 1;
 }
 
@@ -185,7 +145,7 @@ static int es_value(es_out *o, es_cur *c, uint32_t type, const gcev_trace_field 
         c->pos += fixed[type];
         switch (type) {
         case ES_BOOLEAN:
-            out_str(o, gcev_le32(p) ? "true" : "false");
+            out_str(o, gcev_rd_u32le(p) ? "true" : "false");
             break;
         case ES_CHAR:
             out_utf16(o, p, 2);
@@ -198,35 +158,35 @@ static int es_value(es_out *o, es_cur *c, uint32_t type, const gcev_trace_field 
             out_fmt_u64(o, p[0]);
             break;
         case ES_INT16:
-            out_fmt_i64(o, (int16_t)gcev_le16(p));
+            out_fmt_i64(o, (int16_t)gcev_rd_u16le(p));
             break;
         case ES_UINT16:
-            out_fmt_u64(o, gcev_le16(p));
+            out_fmt_u64(o, gcev_rd_u16le(p));
             break;
         case ES_INT32:
-            out_fmt_i64(o, (int32_t)gcev_le32(p));
+            out_fmt_i64(o, (int32_t)gcev_rd_u32le(p));
             break;
         case ES_UINT32:
         case ES_RELLOC:
         case ES_DATALOC:
-            out_fmt_u64(o, gcev_le32(p));
+            out_fmt_u64(o, gcev_rd_u32le(p));
             break;
         case ES_INT64:
         case ES_DATETIME:
-            out_fmt_i64(o, (int64_t)gcev_le64(p));
+            out_fmt_i64(o, (int64_t)gcev_rd_u64le(p));
             break;
         case ES_UINT64:
-            out_fmt_u64(o, gcev_le64(p));
+            out_fmt_u64(o, gcev_rd_u64le(p));
             break;
         case ES_SINGLE: {
-            uint32_t u = gcev_le32(p);
+            uint32_t u = gcev_rd_u32le(p);
             float fl;
             memcpy(&fl, &u, sizeof fl);
             out_double(o, fl);
             break;
         }
         case ES_DOUBLE: {
-            uint64_t u = gcev_le64(p);
+            uint64_t u = gcev_rd_u64le(p);
             double d;
             memcpy(&d, &u, sizeof d);
             out_double(o, d);
@@ -282,7 +242,7 @@ static int es_value(es_out *o, es_cur *c, uint32_t type, const gcev_trace_field 
         if (!f || !es_need(c, 2)) {
             return 0;
         }
-        uint16_t count = gcev_le16(c->p + c->pos);
+        uint16_t count = gcev_rd_u16le(c->p + c->pos);
         c->pos += 2;
         uint32_t et = f->array_type_code;
         if (et == ES_BYTE) { /* byte[]: hex text, as binary fields elsewhere */
@@ -299,7 +259,7 @@ static int es_value(es_out *o, es_cur *c, uint32_t type, const gcev_trace_field 
             c->pos += count;
             return 1;
         }
-        out_put(o, "[", 1);
+        out_open(o, '[', ']');
         for (uint16_t i = 0; i < count; i++) {
             if (i) {
                 out_put(o, ",", 1);
@@ -309,7 +269,7 @@ static int es_value(es_out *o, es_cur *c, uint32_t type, const gcev_trace_field 
                 return 0;
             }
         }
-        out_put(o, "]", 1);
+        out_close(o);
         return 1;
     }
     default:
@@ -323,7 +283,10 @@ size_t gcev_trace_format_fields_json(const gcev_trace_event *ev, char *buf, size
         return gcev_tdh_format_fields_json(ev, buf, n); /* ETL TraceLogging in-types */
     }
     /* per-event work limit: values in proportion to the payload's size */
-    es_out o = {buf, n, 0, 4096 + 16 * (uint64_t)(ev->payload ? ev->payload_size : 0), 0};
+    es_out o;
+    memset(&o, 0, sizeof o);
+    o.o = (gcev_out){buf, n, 0};
+    o.budget = 4096 + 16 * (uint64_t)(ev->payload ? ev->payload_size : 0);
     es_cur c = {ev->payload, ev->payload ? ev->payload_size : 0, 0};
     out_put(&o, "{", 1);
     uint32_t i = 0;
@@ -339,15 +302,16 @@ size_t gcev_trace_format_fields_json(const gcev_trace_event *ev, char *buf, size
         /* An array of structs: its elements are objects of the array's fields. */
         ok = es_value(&o, &c, f->type_code, f, 0);
         if (!ok) {
+            /* the fault is always where a value was due: fill it, close what is open */
             out_str(&o, "null");
+            while (o.nclose > 0) {
+                out_close(&o);
+            }
         }
     }
     if (!ok) {
         out_str(&o, o.over_budget ? ",\"_work_limit\":true" : ",\"_truncated\":true");
     }
     out_put(&o, "}", 1);
-    if (n) {
-        buf[o.len < n ? o.len : n - 1] = '\0';
-    }
-    return o.len;
+    return gcev_out_finish(&o.o);
 }

@@ -63,15 +63,15 @@ int gcev_nettrace_detect(const uint8_t *head, size_t n)
     if (n >= 8 && memcmp(head, "Nettrace", 8) == 0) {
         return 1;
     }
-    return n >= 24 && gcev_le32(head) == 20 && memcmp(head + 4, fs_magic, 20) == 0;
+    return n >= 24 && gcev_rd_u32le(head) == 20 && memcmp(head + 4, fs_magic, 20) == 0;
 }
 
 /* SYSTEMTIME (UTC) -> FILETIME, 0 when the fields are not a date. */
 static int64_t systemtime_to_filetime(const uint8_t *p)
 {
-    int y = (int16_t)gcev_le16(p), mo = gcev_le16(p + 2), d = gcev_le16(p + 6);
-    int h = gcev_le16(p + 8), mi = gcev_le16(p + 10), s = gcev_le16(p + 12);
-    int ms = gcev_le16(p + 14);
+    int y = (int16_t)gcev_rd_u16le(p), mo = gcev_rd_u16le(p + 2), d = gcev_rd_u16le(p + 6);
+    int h = gcev_rd_u16le(p + 8), mi = gcev_rd_u16le(p + 10), s = gcev_rd_u16le(p + 12);
+    int ms = gcev_rd_u16le(p + 14);
     if (y < 1601 || y > 30827 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
         s > 59 || ms > 999) {
         return 0;
@@ -115,8 +115,8 @@ static gcev_status read_type(gcev_trace *t, uint8_t begin, uint32_t *version, ch
     if (v[0] != begin || v[1] != TAG_NULL) {
         return gcev_np_fail(err, GCEV_E_FORMAT, at, "malformed object type header");
     }
-    *version = gcev_le32(v + 2);
-    uint32_t len = gcev_le32(v + 10);
+    *version = gcev_rd_u32le(v + 2);
+    uint32_t len = gcev_rd_u32le(v + 10);
     if (len > MAX_TYPE_NAME) {
         return gcev_np_fail(err, GCEV_E_FORMAT, at + 10, "object type name too long");
     }
@@ -132,8 +132,8 @@ static gcev_status read_type(gcev_trace *t, uint8_t begin, uint32_t *version, ch
 static void set_clock(gcev_trace *t, const uint8_t *p)
 {
     t->info.sync_time_utc = systemtime_to_filetime(p);
-    t->info.sync_time_qpc = (int64_t)gcev_le64(p + 16);
-    t->info.clock_frequency = gcev_le64(p + 24);
+    t->info.sync_time_qpc = (int64_t)gcev_rd_u64le(p + 16);
+    t->info.clock_frequency = gcev_rd_u64le(p + 24);
 }
 
 static gcev_status check_pointer_size(gcev_trace *t, uint32_t ps, uint64_t at, gcev_error *err)
@@ -159,19 +159,19 @@ static gcev_status resolve_forward_ref(gcev_trace *t, uint32_t index, gcev_error
     if (n < 4) {
         return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, n, "no forward-reference trailer");
     }
-    uint32_t trailer = gcev_le32(b + n - 4);
+    uint32_t trailer = gcev_rd_u32le(b + n - 4);
     if (trailer > n - 4 || n - trailer < 4) {
         return gcev_np_fail(err, GCEV_E_FORMAT, n - 4, "bad forward-reference trailer");
     }
-    uint32_t table = gcev_le32(b + trailer);
+    uint32_t table = gcev_rd_u32le(b + trailer);
     if (table > n || n - table < 4) {
         return gcev_np_fail(err, GCEV_E_FORMAT, trailer, "bad forward-reference table offset");
     }
-    uint32_t count = gcev_le32(b + table);
+    uint32_t count = gcev_rd_u32le(b + table);
     if (index >= count || (n - table - 4) / 4 <= index) {
         return gcev_np_fail(err, GCEV_E_FORMAT, table, "forward reference not in the table");
     }
-    uint32_t end = gcev_le32(b + table + 4 + (uint64_t)index * 4);
+    uint32_t end = gcev_rd_u32le(b + table + 4 + (uint64_t)index * 4);
     if (end > n || end < gcev_source_pos(&t->src)) {
         return gcev_np_fail(err, GCEV_E_FORMAT, table, "forward reference outside the events");
     }
@@ -222,7 +222,7 @@ static gcev_status open_fastser(gcev_trace *t, int nettrace, gcev_error *err)
         set_clock(t, v + 4);
         t->info.pointer_size = 8; /* V1/V2 existed only for Linux x64 */
         t->info.processor_count = 1;
-        return resolve_forward_ref(t, gcev_le32(v), err);
+        return resolve_forward_ref(t, gcev_rd_u32le(v), err);
     }
     uint64_t fields_at = gcev_source_pos(&t->src);
     st = take(t, 48, &v, err);
@@ -230,12 +230,12 @@ static gcev_status open_fastser(gcev_trace *t, int nettrace, gcev_error *err)
         return st;
     }
     set_clock(t, v);
-    st = check_pointer_size(t, gcev_le32(v + 32), fields_at + 32, err);
+    st = check_pointer_size(t, gcev_rd_u32le(v + 32), fields_at + 32, err);
     if (st != GCEV_OK) {
         return st;
     }
-    t->info.process_id = gcev_le32(v + 36);
-    t->info.processor_count = gcev_le32(v + 40);
+    t->info.process_id = gcev_rd_u32le(v + 36);
+    t->info.processor_count = gcev_rd_u32le(v + 40);
     return expect_byte(t, TAG_END, "Trace object does not end with EndObject", err);
 }
 
@@ -294,7 +294,7 @@ static gcev_status open_v6(gcev_trace *t, gcev_error *err)
     if (st != GCEV_OK) {
         return st;
     }
-    uint32_t major = gcev_le32(v);
+    uint32_t major = gcev_rd_u32le(v);
     if (major != 6) {
         return gcev_np_fail(err, GCEV_E_UNSUPPORTED, at,
                             "unsupported NetTrace major version: supported are 4, 5 and 6");
@@ -307,7 +307,7 @@ static gcev_status open_v6(gcev_trace *t, gcev_error *err)
     if (st != GCEV_OK) {
         return st;
     }
-    uint32_t hdr = gcev_le32(v);
+    uint32_t hdr = gcev_rd_u32le(v);
     if ((hdr >> 24) != 1) {
         return gcev_np_fail(err, GCEV_E_FORMAT, at, "first block is not the Trace block");
     }
@@ -332,7 +332,7 @@ static gcev_status start_event_block(gcev_trace *t, const uint8_t *v, size_t n, 
         if (n < 4) {
             return gcev_np_fail(err, GCEV_E_FORMAT, off, "event block header too small");
         }
-        uint16_t hsize = gcev_le16(v), flags = gcev_le16(v + 2);
+        uint16_t hsize = gcev_rd_u16le(v), flags = gcev_rd_u16le(v + 2);
         if (hsize < 4 || hsize > n) {
             return gcev_np_fail(err, GCEV_E_FORMAT, off, "bad event block header size");
         }
@@ -380,7 +380,7 @@ static gcev_status next_object(gcev_trace *t, gcev_error *err)
     if (st != GCEV_OK) {
         return st;
     }
-    uint32_t size = gcev_le32(v);
+    uint32_t size = gcev_rd_u32le(v);
     uint64_t pad = (4 - (gcev_source_pos(&t->src) & 3)) & 3;
     st = gcev_source_skip(&t->src, pad, err);
     if (st != GCEV_OK) {
@@ -422,7 +422,7 @@ static gcev_status next_block_v6(gcev_trace *t, gcev_error *err)
     if (st != GCEV_OK) {
         return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, at, "trace ends without its EndOfStream block");
     }
-    uint32_t hdr = gcev_le32(v);
+    uint32_t hdr = gcev_rd_u32le(v);
     uint32_t kind = hdr >> 24;
     size_t size = hdr & 0xffffffu;
     if (size > t->src.max_take) {
@@ -472,7 +472,7 @@ static gcev_status next_inline(gcev_trace *t, gcev_trace_event *ev, gcev_error *
         if (got < 4) {
             return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, at, "trace ends inside an event");
         }
-        uint64_t total = 4 + (uint64_t)gcev_le32(v);
+        uint64_t total = 4 + (uint64_t)gcev_rd_u32le(v);
         if (total > np->events_end - at) {
             return gcev_np_fail(err, GCEV_E_FORMAT, at, "event overruns the event stream");
         }
@@ -566,7 +566,7 @@ gcev_status gcev_nettrace_open(gcev_trace *t, gcev_error *err)
     if (st != GCEV_OK) {
         return st;
     }
-    uint32_t len = gcev_le32(v);
+    uint32_t len = gcev_rd_u32le(v);
     if (nettrace && len == 0) {
         return open_v6(t, err); /* V6: a zero "Reserved" field replaces the FastSerialization header */
     }

@@ -9,7 +9,7 @@
 #define GCEV_NETTRACE_INTERNAL_H
 
 #include "gcev_idmap.h"
-#include "gcev_le.h"
+#include "gcev_read.h"
 #include "gcev_trace_impl.h"
 
 /* ---- bounded cursor over one block (offsets relative to the block) ---- */
@@ -36,7 +36,7 @@ static inline int np_u16(np_cur *c, uint16_t *v)
     if (!np_has(c, 2)) {
         return 0;
     }
-    *v = gcev_le16(c->p + c->pos);
+    *v = gcev_rd_u16le(c->p + c->pos);
     c->pos += 2;
     return 1;
 }
@@ -46,7 +46,7 @@ static inline int np_u32(np_cur *c, uint32_t *v)
     if (!np_has(c, 4)) {
         return 0;
     }
-    *v = gcev_le32(c->p + c->pos);
+    *v = gcev_rd_u32le(c->p + c->pos);
     c->pos += 4;
     return 1;
 }
@@ -56,7 +56,7 @@ static inline int np_u64(np_cur *c, uint64_t *v)
     if (!np_has(c, 8)) {
         return 0;
     }
-    *v = gcev_le64(c->p + c->pos);
+    *v = gcev_rd_u64le(c->p + c->pos);
     c->pos += 8;
     return 1;
 }

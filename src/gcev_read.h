@@ -7,6 +7,7 @@
 #ifndef GCEV_READ_H
 #define GCEV_READ_H
 
+#include <gcev/gcev.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -53,6 +54,29 @@ static inline void gcev_wr_uint(uint8_t *p, uint64_t v, unsigned width)
     for (unsigned i = 0; i < width; i++) {
         p[i] = (uint8_t)(v >> (8 * i));
     }
+}
+
+static inline void gcev_put16(uint8_t *p, uint16_t v) { gcev_wr_uint(p, v, 2); }
+static inline void gcev_put32(uint8_t *p, uint32_t v) { gcev_wr_uint(p, v, 4); }
+static inline void gcev_put64(uint8_t *p, uint64_t v) { gcev_wr_uint(p, v, 8); }
+
+/* A GUID from its 16 wire bytes (data1..3 little-endian, data4 as is). */
+static inline gcev_guid gcev_guid_load(const uint8_t *p)
+{
+    gcev_guid g;
+    g.data1 = gcev_rd_u32le(p);
+    g.data2 = gcev_rd_u16le(p + 4);
+    g.data3 = gcev_rd_u16le(p + 6);
+    memcpy(g.data4, p + 8, 8);
+    return g;
+}
+
+static inline void gcev_guid_store(uint8_t *p, const gcev_guid *g)
+{
+    gcev_put32(p, g->data1);
+    gcev_put16(p + 4, g->data2);
+    gcev_put16(p + 6, g->data3);
+    memcpy(p + 8, g->data4, 8);
 }
 
 #endif

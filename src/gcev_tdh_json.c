@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "gcev_internal.h"
-#include "gcev_le.h"
+#include "gcev_read.h"
 #include "gcev_read.h"
 
 enum { TDH_MAX_DEPTH = 32 };

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcev_le.h"
+#include "gcev_read.h"
 
 typedef struct wbuf {
     uint8_t *p;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcev_le.h"
+#include "gcev_read.h"
 
 static void *etlb_grow(etlb *b, size_t n)
 {

@@ -17,7 +17,7 @@
 
 #include "etl_builder.h"
 #include "gcev_etl_records.h"
-#include "gcev_le.h"
+#include "gcev_read.h"
 #include "gcev_trace_impl.h"
 
 enum { BUF = 1024 };
@@ -294,7 +294,7 @@ static void test_events_all_record_kinds_in_file_order(void **state)
     assert_int_equal(ev.timestamp, 1000);
     assert_int_equal(ev.processor, 0);
     assert_int_equal(ev.file_offset, 0x48);
-    assert_int_equal(gcev_le32(ev.payload), BUF); /* TRACE_LOGFILE_HEADER.BufferSize */
+    assert_int_equal(gcev_rd_u32le(ev.payload), BUF); /* TRACE_LOGFILE_HEADER.BufferSize */
     /* 2. the kernel record after it */
     assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
     assert_int_equal(ev.opcode, 0x50);
@@ -344,7 +344,7 @@ static void test_events_all_record_kinds_in_file_order(void **state)
     expect_guid(&ev.related_activity_id, &activity_guid);
     assert_non_null(ev.stack);
     assert_int_equal(ev.stack_size, 24);
-    assert_int_equal(gcev_le64(ev.stack + 16), 0x7ff000001002u);
+    assert_int_equal(gcev_rd_u64le(ev.stack + 16), 0x7ff000001002u);
     assert_int_equal(ev.payload_size, 2);
     assert_int_equal(ev.payload[0], 1);
 
@@ -726,7 +726,7 @@ static void test_hostile_tracelogging_schemas_fail(void **state)
     uint8_t *d = b.data;
     size_t tlrec = b.records[5].offset;
     size_t schema = tlrec + 80 + 8 + 32 + 8; /* after the traits item (28 -> 32 bytes) */
-    assert_int_equal(gcev_le16(d + schema), sizeof tl_schema);
+    assert_int_equal(gcev_rd_u16le(d + schema), sizeof tl_schema);
 
     gcev_put16(d + schema, 0x1000); /* schema larger than its item */
     expect_fault(&b, 0, GCEV_E_FORMAT, tlrec, 5);

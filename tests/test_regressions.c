@@ -143,12 +143,42 @@ static void test_eventsource_empty_struct_arrays_bounded_work(void **state)
     free(payload);
 }
 
+/*
+ * A payload that ends inside an array of structs used to leave the array and
+ * the element object open ({"a":[{"x":1,"y":"A"},{"x":null,"_truncated":true}),
+ * which no JSON parser accepts. The fault is filled with null and every open
+ * container is closed before the marker.
+ */
+static void test_eventsource_truncated_struct_array_stays_valid_json(void **state)
+{
+    (void)state;
+    static const gcev_trace_field elem[] = {{"x", 9 /* Int32 */, 0, 0, NULL, 0, 0, 0},
+                                            {"y", 18 /* String */, 0, 0, NULL, 0, 0, 0}};
+    static const gcev_trace_field top[] = {{"a", 19 /* Array */, 1 /* of Object */, 2, elem, 0, 0, 0}};
+    static const uint8_t payload[] = {
+        2, 0,          /* two elements */
+        1, 0, 0, 0,    /* [0].x = 1 */
+        'A', 0, 0, 0,  /* [0].y = "A" */
+        7, 0,          /* [1].x: only 2 of its 4 bytes */
+    };
+    gcev_trace_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.payload = payload;
+    ev.payload_size = sizeof payload;
+    ev.fields = top;
+    ev.nfields = 1;
+    char buf[256];
+    gcev_trace_format_fields_json(&ev, buf, sizeof buf);
+    assert_string_equal(buf, "{\"a\":[{\"x\":1,\"y\":\"A\"},{\"x\":null}],\"_truncated\":true}");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_etl_cut_in_record_alignment_offset_within_input),
         cmocka_unit_test(test_etl_cut_after_fill_marker_offset_within_input),
         cmocka_unit_test(test_eventsource_empty_struct_arrays_bounded_work),
+        cmocka_unit_test(test_eventsource_truncated_struct_array_stays_valid_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 
 #include "etl_builder.h"
-#include "gcev_le.h"
+#include "gcev_read.h"
 #include "trace_sample.h"
 
 enum { MAX_TRACE_SEED = 256 * 1024, PER_VERSION = 3 };
