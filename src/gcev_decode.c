@@ -64,13 +64,7 @@ uint32_t gcev_elem_stride(const gcev_template *elem, unsigned pointer_size, int 
 
 static gcev_status fail(gcev_error *err, gcev_status code, uint32_t pos, const char *field)
 {
-    if (err) {
-        err->code = code;
-        err->offset = pos;
-        err->field = field;
-        err->message = gcev_status_str(code);
-    }
-    return code;
+    return gcev_error_set(err, code, pos, field, NULL);
 }
 
 /* Stores v into the member of kind `store` at p (a struct member, so aligned). */

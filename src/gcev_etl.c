@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcev_internal.h"
 #include "gcev_etl_records.h"
 #include "gcev_etl_tracelogging.h"
 #include "gcev_read.h"
@@ -33,13 +34,7 @@ typedef struct etl_impl {
 
 static gcev_status etl_fail(gcev_error *err, gcev_status code, uint64_t offset, const char *msg)
 {
-    if (err) {
-        err->code = code;
-        err->offset = offset;
-        err->field = NULL;
-        err->message = msg;
-    }
-    return code;
+    return gcev_error_set(err, code, offset, NULL, msg);
 }
 
 int gcev_etl_detect(const uint8_t *head, size_t n)

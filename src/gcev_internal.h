@@ -5,6 +5,20 @@
 
 #include <gcev/gcev.h>
 
+/* ---- errors ---- */
+/* Fills *err (when non-NULL) and returns code: every layer reports faults this way. */
+static inline gcev_status gcev_error_set(gcev_error *err, gcev_status code, uint64_t offset,
+                                         const char *field, const char *message)
+{
+    if (err) {
+        err->code = code;
+        err->offset = offset;
+        err->field = field;
+        err->message = message ? message : gcev_status_str(code);
+    }
+    return code;
+}
+
 /* ---- text (gcev_text.c) ---- */
 /* Next code point of s at byte index *i (< s.nbytes - 1); U+FFFD for bad surrogates. */
 uint32_t gcev_utf16_next(gcev_utf16 s, uint32_t *i);

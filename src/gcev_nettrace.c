@@ -14,6 +14,7 @@
  * FastSerialization blocks are "size, padding to a 4-byte file offset, body,
  * EndObject tag". Unknown object types and V6 block kinds are skipped.
  */
+#include "gcev_internal.h"
 #include "gcev_nettrace_internal.h"
 
 #include <stdlib.h>
@@ -25,13 +26,7 @@ static const char fs_magic[] = "!FastSerialization.1";
 
 gcev_status gcev_np_fail(gcev_error *err, gcev_status code, uint64_t offset, const char *msg)
 {
-    if (err) {
-        err->code = code;
-        err->offset = offset;
-        err->field = NULL;
-        err->message = msg;
-    }
-    return code;
+    return gcev_error_set(err, code, offset, NULL, msg);
 }
 
 int gcev_np_reserve(void **v, size_t *cap, size_t need, size_t size)

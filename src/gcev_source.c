@@ -14,6 +14,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "gcev_internal.h"
 #include "gcev_source.h"
 
 #include <errno.h>
@@ -26,16 +27,9 @@
 
 enum { GCEV_SOURCE_DEFAULT_MAX_TAKE = 256u << 20, GCEV_SOURCE_MIN_WINDOW = 64u << 10 };
 
-static gcev_status source_fail(gcev_error *err, gcev_status code, uint64_t offset,
-                               const char *msg)
+static gcev_status source_fail(gcev_error *err, gcev_status code, uint64_t offset, const char *msg)
 {
-    if (err) {
-        err->code = code;
-        err->offset = offset;
-        err->field = NULL;
-        err->message = msg;
-    }
-    return code;
+    return gcev_error_set(err, code, offset, NULL, msg);
 }
 
 static void source_reset(gcev_source *s)

@@ -4,6 +4,7 @@
  * detection, sticky errors, drop records, the ms clock, provider lookup and
  * the optional timestamp order (gcev_order.h).
  */
+#include "gcev_internal.h"
 #include "gcev_order.h"
 #include "gcev_trace_impl.h"
 
@@ -14,16 +15,9 @@
  * prefix, whose marker gcev_etl_detect checks. */
 enum { GCEV_DETECT_BYTES = 80, GCEV_MAX_DROPS = 1024 };
 
-static gcev_status trace_fail(gcev_error *err, gcev_status code, uint64_t offset,
-                              const char *msg)
+static gcev_status trace_fail(gcev_error *err, gcev_status code, uint64_t offset, const char *msg)
 {
-    if (err) {
-        err->code = code;
-        err->offset = offset;
-        err->field = NULL;
-        err->message = msg;
-    }
-    return code;
+    return gcev_error_set(err, code, offset, NULL, msg);
 }
 
 const char *gcev_trace_format_name(gcev_trace_format f)
