@@ -135,7 +135,7 @@ static void print_generation(FILE *f, unsigned i, const gcev_stats_gen_summary *
 {
     fprintf(f, "gen%u,,%u", i, i);
     c_empty(f, 7);                                       /* type .. end_ms */
-    c_ms(f, 1, g->duration_total_ms);                    /* duration_ms: total */
+    c_ms(f, g->count > 0, g->duration_total_ms);         /* duration_ms: total */
     c_empty(f, 1);                                       /* suspension_ms */
     c_ms(f, g->pause_count > 0, g->pause_total_ms);      /* pause_ms: total */
     c_empty(f, 1);                                       /* suspensions */

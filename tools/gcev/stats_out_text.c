@@ -221,13 +221,15 @@ static void print_generations(FILE *f, const stats_report *r)
     for (unsigned i = 0; i < 3; i++) {
         const gcev_stats_gen_summary *gs = gcev_stats_generation(r->s, i);
         char a[32], b[32], c[32], d[32];
-        fprintf(f, "%-4u %7llu %5llu %5llu %14s %10s %10s %13s %12.3f\n", i,
+        char e[32];
+        fprintf(f, "%-4u %7llu %5llu %5llu %14s %10s %10s %13s %12s\n", i,
                 (unsigned long long)gs->count, (unsigned long long)gs->background,
                 (unsigned long long)gs->foreground,
                 ms_s(a, sizeof a, gs->pause_count > 0, gs->pause_total_ms),
                 ms_s(b, sizeof b, gs->pause_count > 0, gs->pause_mean_ms),
                 ms_s(c, sizeof c, gs->pause_count > 0, gs->pause_max_ms),
-                mb_s(d, sizeof d, gs->promoted_count > 0, gs->promoted_bytes), gs->duration_total_ms);
+                mb_s(d, sizeof d, gs->promoted_count > 0, gs->promoted_bytes),
+                ms_s(e, sizeof e, gs->count > 0, gs->duration_total_ms)); /* no GC: absent, not 0 */
     }
 }
 
