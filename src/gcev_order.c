@@ -10,6 +10,7 @@
  * timestamps do go back (a writer bug) is sorted on its own first, so the
  * output is still sorted, just slower.
  */
+#include "gcev_idmap.h"
 #include "gcev_order.h"
 #include "gcev_trace_impl.h"
 
@@ -31,9 +32,7 @@ typedef struct order_gen {
     size_t n, cap;
     uint8_t *arena;
     size_t used, acap;
-    uint64_t *keys; /* stream map: capture thread -> stream index */
-    uint32_t *vals;
-    size_t map_cap;
+    gcev_idmap streams; /* capture thread -> stream index */
     uint32_t nstreams;
 } order_gen;
 
@@ -64,8 +63,7 @@ static void gen_free(order_gen *g)
 {
     free(g->e);
     free(g->arena);
-    free(g->keys);
-    free(g->vals);
+    gcev_idmap_free(&g->streams);
 }
 
 void gcev_order_destroy(gcev_order *o)
@@ -87,63 +85,19 @@ static void gen_reset(order_gen *g)
     g->n = 0;
     g->used = 0;
     g->nstreams = 0;
-    if (g->vals) {
-        memset(g->vals, 0xff, g->map_cap * sizeof *g->vals);
-    }
-}
-
-static size_t hash64(uint64_t k, size_t mask)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (size_t)k & mask;
-}
-
-static int gen_map_grow(order_gen *g)
-{
-    size_t cap = g->map_cap ? g->map_cap * 2 : 64;
-    uint64_t *keys = malloc(cap * sizeof *keys);
-    uint32_t *vals = malloc(cap * sizeof *vals);
-    if (!keys || !vals) {
-        free(keys);
-        free(vals);
-        return 0;
-    }
-    memset(vals, 0xff, cap * sizeof *vals);
-    for (size_t i = 0; i < g->map_cap; i++) {
-        if (g->vals[i] != UINT32_MAX) {
-            size_t h = hash64(g->keys[i], cap - 1);
-            while (vals[h] != UINT32_MAX) {
-                h = (h + 1) & (cap - 1);
-            }
-            keys[h] = g->keys[i];
-            vals[h] = g->vals[i];
-        }
-    }
-    free(g->keys);
-    free(g->vals);
-    g->keys = keys;
-    g->vals = vals;
-    g->map_cap = cap;
-    return 1;
+    gcev_idmap_clear(&g->streams);
 }
 
 /* Stream index of a capture thread, UINT32_MAX when out of memory. */
 static uint32_t gen_stream(order_gen *g, uint64_t key)
 {
-    if ((size_t)g->nstreams * 2 >= g->map_cap && !gen_map_grow(g)) {
+    uint32_t idx = gcev_idmap_get(&g->streams, key);
+    if (idx != UINT32_MAX) {
+        return idx;
+    }
+    if (!gcev_idmap_put(&g->streams, key, g->nstreams)) {
         return UINT32_MAX;
     }
-    size_t h = hash64(key, g->map_cap - 1);
-    while (g->vals[h] != UINT32_MAX) {
-        if (g->keys[h] == key) {
-            return g->vals[h];
-        }
-        h = (h + 1) & (g->map_cap - 1);
-    }
-    g->keys[h] = key;
-    g->vals[h] = g->nstreams;
     return g->nstreams++;
 }
 
