@@ -180,6 +180,9 @@ static void parse_maps(const xmlNode *maps, gen_provider *p)
             me->value = (uint32_t)value;
             me->name = req_attr(e, "message"); /* resolved against the string table later */
         }
+        if (map->nentries == 0) {
+            gen_fail(cur_file, map->line, "%s '%s' has no <map> entries", mn->name, map->name);
+        }
     }
 }
 
