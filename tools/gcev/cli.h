@@ -19,6 +19,19 @@ int gcev_cmd_stats(int argc, char **argv);
 /* "gcev <cmd>: <message>" on stderr; returns GCEV_EXIT_USAGE. */
 int gcev_cli_fail(const char *cmd, const char *fmt, ...);
 
+/*
+ * Index of `value` in the NULL-terminated `names`; otherwise prints
+ * "gcev <cmd>: <option> must be a, b or c, not 'value'" and returns -1.
+ */
+int gcev_cli_choice(const char *cmd, const char *option, const char *value, const char *const *names);
+
+/*
+ * An argument that is not one of the command's options: the single FILE, or an
+ * error for an unknown option or a second FILE. Returns 0 (taken) or the exit
+ * status to return.
+ */
+int gcev_cli_file_arg(const char *cmd, const char *arg, const char **path);
+
 /* Formats with the snprintf-style formatter into a malloc'ed string (NULL on OOM). */
 char *gcev_cli_format(size_t (*fn)(const gcev_event *, char *, size_t), const gcev_event *ev);
 

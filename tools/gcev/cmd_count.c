@@ -132,18 +132,16 @@ int gcev_cmd_count(int argc, char **argv)
             usage(stdout);
             return GCEV_EXIT_OK;
         } else if (!strcmp(a, "--format") && i + 1 < argc) {
-            const char *f = argv[++i];
-            if (!strcmp(f, "json")) {
-                json = 1;
-            } else if (strcmp(f, "text") != 0) {
-                return gcev_cli_fail("count", "--format must be text or json, not '%s'", f);
+            static const char *const formats[] = {"text", "json", NULL};
+            json = gcev_cli_choice("count", "--format", argv[++i], formats);
+            if (json < 0) {
+                return GCEV_EXIT_USAGE;
             }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return gcev_cli_fail("count", "unknown or incomplete option '%s'", a);
-        } else if (path) {
-            return gcev_cli_fail("count", "more than one FILE given");
         } else {
-            path = a;
+            int rc = gcev_cli_file_arg("count", a, &path);
+            if (rc) {
+                return rc;
+            }
         }
     }
     if (!path) {

@@ -132,15 +132,10 @@ int gcev_cmd_dump(int argc, char **argv)
             usage(stdout);
             return GCEV_EXIT_OK;
         } else if (!strcmp(a, "--format") && i + 1 < argc) {
-            const char *f = argv[++i];
-            if (!strcmp(f, "text")) {
-                fmt = FMT_TEXT;
-            } else if (!strcmp(f, "jsonl")) {
-                fmt = FMT_JSONL;
-            } else if (!strcmp(f, "csv")) {
-                fmt = FMT_CSV;
-            } else {
-                return gcev_cli_fail("dump", "--format must be text, jsonl or csv, not '%s'", f);
+            static const char *const formats[] = {"text", "jsonl", "csv", NULL}; /* FMT_* order */
+            fmt = gcev_cli_choice("dump", "--format", argv[++i], formats);
+            if (fmt < 0) {
+                return GCEV_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--gc-only")) {
             gc_only = 1;
@@ -150,12 +145,11 @@ int gcev_cmd_dump(int argc, char **argv)
                 return gcev_cli_fail("dump", "--sort only knows 'time', not '%s'", s);
             }
             opts.order = GCEV_TRACE_ORDER_TIME;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return gcev_cli_fail("dump", "unknown or incomplete option '%s'", a);
-        } else if (path) {
-            return gcev_cli_fail("dump", "more than one FILE given");
         } else {
-            path = a;
+            int rc = gcev_cli_file_arg("dump", a, &path);
+            if (rc) {
+                return rc;
+            }
         }
     }
     if (!path) {

@@ -101,11 +101,10 @@ int gcev_cmd_schema(int argc, char **argv)
                    "NAME keeps one event symbol (GCStart_V2) or family (GCStart).\n");
             return GCEV_EXIT_OK;
         } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            const char *f = argv[++i];
-            if (!strcmp(f, "json")) {
-                json = 1;
-            } else if (strcmp(f, "text") != 0) {
-                return gcev_cli_fail("schema", "--format must be text or json, not '%s'", f);
+            static const char *const formats[] = {"text", "json", NULL};
+            json = gcev_cli_choice("schema", "--format", argv[++i], formats);
+            if (json < 0) {
+                return GCEV_EXIT_USAGE;
             }
         } else if (argv[i][0] == '-') {
             return gcev_cli_fail("schema", "unknown option '%s'", argv[i]);

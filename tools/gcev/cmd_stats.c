@@ -69,27 +69,21 @@ int gcev_cmd_stats(int argc, char **argv)
             usage(stdout);
             return GCEV_EXIT_OK;
         } else if (!strcmp(a, "--format") && i + 1 < argc) {
-            const char *f = argv[++i];
-            if (!strcmp(f, "text")) {
-                fmt = FMT_TEXT;
-            } else if (!strcmp(f, "csv")) {
-                fmt = FMT_CSV;
-            } else if (!strcmp(f, "json")) {
-                fmt = FMT_JSON;
-            } else {
-                return gcev_cli_fail("stats", "--format must be text, csv or json, not '%s'", f);
+            static const char *const formats[] = {"text", "csv", "json", NULL}; /* FMT_* order */
+            fmt = gcev_cli_choice("stats", "--format", argv[++i], formats);
+            if (fmt < 0) {
+                return GCEV_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--gc") && i + 1 < argc) {
             if (!parse_u32(argv[++i], &r.gc_number)) {
                 return gcev_cli_fail("stats", "--gc needs a GC number, not '%s'", argv[i]);
             }
             r.one_gc = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return gcev_cli_fail("stats", "unknown or incomplete option '%s'", a);
-        } else if (path) {
-            return gcev_cli_fail("stats", "more than one FILE given");
         } else {
-            path = a;
+            int rc = gcev_cli_file_arg("stats", a, &path);
+            if (rc) {
+                return rc;
+            }
         }
     }
     if (!path) {
