@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: MIT
+// gcev-workload: makes the .NET GC do what real services see, one named scenario at a time,
+// so that traces captured from it hold every GC event gcev decodes (tests/runtime/README.md).
+//
+//   gcev-workload [--seconds S] [--scale K] SCENARIO...   run the scenarios in order ("all": every one)
+//   gcev-workload live                                    allocate until told to stop (see RunLive)
+//   gcev-workload --list                                  the scenario names
+//
+// The GC configuration comes from the environment (DOTNET_gcServer, DOTNET_gcConcurrent,
+// DOTNET_GCHeapCount, DOTNET_GCDynamicAdaptationMode, DOTNET_GCName, DOTNET_GCHeapHardLimit ...);
+// the first line on stdout is a JSON record of what the runtime says it is running with.
+using System.Diagnostics;
+using System.Runtime;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace Gcev.Workload;
+
+internal static class Program
+{
+    private static double s_seconds = 2.0;
+    private static int s_scale = 1;
+    // Keeps objects reachable so the JIT cannot drop allocations.
+    private static object? s_sink;
+
+    private static readonly (string Name, string What, Action Run)[] Scenarios =
+    {
+        ("gen0", "steady gen0 churn: short-lived small objects", Gen0Churn),
+        ("promote", "gen1 and gen2 promotion: a sliding window of survivors", Promote),
+        ("bgc", "background GC with foreground GCs inside it (needs concurrent GC)", BackgroundWithForeground),
+        ("induced", "GC.Collect in every mode: default, forced/optimized, blocking or not, compacting, aggressive", Induced),
+        ("loh", "LOH and POH allocation", LohPoh),
+        ("lohcompact", "LOH compaction (GCSettings.LargeObjectHeapCompactionMode = CompactOnce)", LohCompact),
+        ("pinning", "pinned GCHandles and fixed buffers held across compacting GCs", Pinning),
+        ("finalizers", "objects with finalizers", Finalizers),
+        ("handles", "weak, weak-track-resurrection and dependent handles, ConditionalWeakTable", Handles),
+        ("pressure", "GC.AddMemoryPressure / RemoveMemoryPressure", Pressure),
+        ("nogc", "a NoGCRegion (GC.TryStartNoGCRegion / EndNoGCRegion)", NoGc),
+        ("sustained", "GCLatencyMode.SustainedLowLatency while allocating", Sustained),
+        ("threads", "many allocating threads", Threads),
+        ("hardlimit", "allocation near DOTNET_GCHeapHardLimit (run with a hard limit set)", HardLimit),
+        ("fullgcnotify", "GC.RegisterForFullGCNotification (needs non-concurrent GC)", FullGcNotify),
+        ("heavy", "maximum allocation rate with survivors (for the small-buffer run)", Heavy),
+    };
+
+    private static int Main(string[] args)
+    {
+        var names = new List<string>();
+        for (int i = 0; i < args.Length; i++)
+        {
+            switch (args[i])
+            {
+                case "--seconds":
+                    s_seconds = double.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture);
+                    break;
+                case "--scale":
+                    s_scale = int.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture);
+                    break;
+                case "--list":
+                    foreach (var s in Scenarios)
+                        Console.WriteLine($"{s.Name,-13} {s.What}");
+                    Console.WriteLine($"{"all",-13} every scenario above except hardlimit, fullgcnotify and heavy");
+                    Console.WriteLine($"{"live",-13} allocate until 'stop' on stdin or SIGINT/SIGTERM; 'start' prints the GC counts");
+                    return 0;
+                default:
+                    names.Add(args[i]);
+                    break;
+            }
+        }
+        if (names.Count == 0)
+        {
+            Console.Error.WriteLine("usage: gcev-workload [--seconds S] [--scale K] SCENARIO... | live | --list");
+            return 2;
+        }
+        PrintConfiguration();
+        if (names.Count == 1 && names[0] == "live")
+            return RunLive();
+        var run = new List<(string Name, string What, Action Run)>();
+        foreach (var n in names)
+        {
+            if (n == "all")
+            {
+                run.AddRange(Scenarios.Where(s => s.Name is not ("hardlimit" or "fullgcnotify" or "heavy")));
+                continue;
+            }
+            int k = Array.FindIndex(Scenarios, s => s.Name == n);
+            if (k < 0)
+            {
+                Console.Error.WriteLine($"gcev-workload: unknown scenario '{n}' (--list shows them)");
+                return 2;
+            }
+            run.Add(Scenarios[k]);
+        }
+        foreach (var s in run)
+        {
+            var sw = Stopwatch.StartNew();
+            int[] before = Counts();
+            s.Run();
+            int[] after = Counts();
+            Console.WriteLine($"{{\"scenario\":\"{s.Name}\",\"ms\":{sw.ElapsedMilliseconds},"
+                              + $"\"gc0\":{after[0] - before[0]},\"gc1\":{after[1] - before[1]},\"gc2\":{after[2] - before[2]}}}");
+        }
+        return 0;
+    }
+
+    private static int[] Counts() => new[] { GC.CollectionCount(0), GC.CollectionCount(1), GC.CollectionCount(2) };
+
+    private static string CountsJson(string what)
+    {
+        int[] c = Counts();
+        return $"{{\"event\":\"{what}\",\"gen0\":{c[0]},\"gen1\":{c[1]},\"gen2\":{c[2]},\"pid\":{Environment.ProcessId}}}";
+    }
+
+    private static void PrintConfiguration()
+    {
+        var sb = new StringBuilder();
+        sb.Append("{\"runtime\":\"").Append(RuntimeInformation.FrameworkDescription).Append('"');
+        sb.Append(",\"version\":\"").Append(Environment.Version).Append('"');
+        sb.Append(",\"pid\":").Append(Environment.ProcessId);
+        sb.Append(",\"processors\":").Append(Environment.ProcessorCount);
+        sb.Append(",\"server\":").Append(GCSettings.IsServerGC ? "true" : "false");
+        sb.Append(",\"latency_mode\":\"").Append(GCSettings.LatencyMode).Append('"');
+        sb.Append(",\"gc\":{");
+        bool first = true;
+        foreach (var kv in GC.GetConfigurationVariables().OrderBy(k => k.Key, StringComparer.Ordinal))
+        {
+            if (!first)
+                sb.Append(',');
+            first = false;
+            sb.Append('"').Append(kv.Key).Append("\":\"").Append(kv.Value).Append('"');
+        }
+        sb.Append("}}");
+        Console.WriteLine(sb.ToString());
+    }
+
+    private static bool Until(Stopwatch sw, double seconds) => sw.Elapsed.TotalSeconds < seconds;
+
+    // ---- scenarios ----
+
+    private static void Gen0Churn()
+    {
+        var sw = Stopwatch.StartNew();
+        long n = 0;
+        while (Until(sw, s_seconds))
+        {
+            for (int i = 0; i < 1000 * s_scale; i++)
+                s_sink = new byte[32 + (i & 255)];
+            n++;
+            Thread.Sleep(1); // pacing: a GC rate real services see, and traces of a few hundred KB
+        }
+        GC.KeepAlive(n);
+    }
+
+    private static void Promote()
+    {
+        var sw = Stopwatch.StartNew();
+        var window = new object[50_000 * s_scale];
+        int k = 0;
+        var rng = new Random(1);
+        while (Until(sw, s_seconds))
+        {
+            for (int i = 0; i < 2000 * s_scale; i++)
+            {
+                // survivors of varying age: some die young, some reach gen2
+                window[k] = new int[4 + rng.Next(60)];
+                k = (k + 1 + rng.Next(3)) % window.Length;
+                s_sink = new byte[64];
+            }
+            Thread.Sleep(1);
+        }
+        s_sink = window;
+        s_sink = null;
+    }
+
+    private static void BackgroundWithForeground()
+    {
+        // A large gen2 graph makes the background mark long enough for foreground (ephemeral)
+        // GCs to happen inside it while this thread keeps allocating.
+        var old = new List<object[]>();
+        for (int i = 0; i < 2000 * s_scale; i++)
+        {
+            var node = new object[64];
+            for (int j = 0; j < node.Length; j++)
+                node[j] = new byte[48];
+            old.Add(node);
+        }
+        GC.Collect(2, GCCollectionMode.Forced, blocking: true);
+        var sw = Stopwatch.StartNew();
+        int rounds = 0;
+        while (Until(sw, s_seconds))
+        {
+            GC.Collect(2, GCCollectionMode.Forced, blocking: false); // a BGC when concurrent GC is on
+            var inner = Stopwatch.StartNew();
+            while (inner.ElapsedMilliseconds < 150)
+            {
+                for (int i = 0; i < 2000; i++)
+                    s_sink = new byte[100];
+                old[(rounds * 7 + inner.Elapsed.Milliseconds) % old.Count][rounds % 64] = new byte[48];
+                Thread.Sleep(1);
+            }
+            rounds++;
+        }
+        GC.KeepAlive(old);
+    }
+
+    private static void Induced()
+    {
+        var keep = new List<byte[]>();
+        void Fill()
+        {
+            for (int i = 0; i < 20000; i++)
+            {
+                var b = new byte[40];
+                if ((i & 15) == 0)
+                    keep.Add(b);
+            }
+        }
+        int rounds = Math.Max(1, (int)(s_seconds * 2));
+        for (int r = 0; r < rounds; r++)
+        {
+            Fill(); GC.Collect();
+            Fill(); GC.Collect(0);
+            Fill(); GC.Collect(1, GCCollectionMode.Forced);
+            Fill(); GC.Collect(1, GCCollectionMode.Optimized);
+            Fill(); GC.Collect(2, GCCollectionMode.Default, blocking: true);
+            Fill(); GC.Collect(2, GCCollectionMode.Forced, blocking: false);
+            Fill(); GC.Collect(2, GCCollectionMode.Optimized, blocking: false);
+            Fill(); GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+            Fill(); GC.Collect(2, GCCollectionMode.Forced, blocking: false, compacting: false);
+            Fill(); GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+            GC.WaitForPendingFinalizers();
+            if (keep.Count > 100_000)
+                keep.RemoveRange(0, 50_000);
+        }
+        GC.KeepAlive(keep);
+    }
+
+    private static void LohPoh()
+    {
+        var sw = Stopwatch.StartNew();
+        var keep = new List<byte[]>();
+        int i = 0;
+        while (Until(sw, s_seconds))
+        {
+            var big = new byte[90_000 + (i % 17) * 10_000];   // LOH (>= 85,000 bytes)
+            var pinned = GC.AllocateArray<byte>(1000 + (i % 5) * 4000, pinned: true); // POH
+            var pinnedBig = GC.AllocateUninitializedArray<long>(20_000, pinned: true);  // POH, large
+            if ((i & 3) == 0)
+                keep.Add(big);
+            if ((i & 7) == 0)
+                keep.Add(pinned);
+            s_sink = pinnedBig;
+            if (keep.Count > 400)
+                keep.RemoveRange(0, 200);
+            for (int j = 0; j < 200; j++)
+                s_sink = new byte[64];
+            i++;
+            Thread.Sleep(2);
+        }
+        GC.KeepAlive(keep);
+    }
+
+    private static void LohCompact()
+    {
+        var rounds = Math.Max(1, (int)(s_seconds * 2));
+        for (int r = 0; r < rounds; r++)
+        {
+            // fragment the LOH: keep every other large array
+            var big = new List<byte[]?>();
+            for (int i = 0; i < 200 * s_scale; i++)
+                big.Add(new byte[100_000 + (i % 7) * 8_000]);
+            for (int i = 0; i < big.Count; i += 2)
+                big[i] = null;
+            GCSettings.LargeObjectHeapCompactionMode = GCLargeObjectHeapCompactionMode.CompactOnce;
+            GC.Collect();
+            GC.KeepAlive(big);
+        }
+    }
+
+    private static unsafe void Pinning()
+    {
+        var sw = Stopwatch.StartNew();
+        var handles = new List<GCHandle>();
+        var survivors = new List<object>();
+        int round = 0;
+        while (Until(sw, s_seconds))
+        {
+            // pinned handles scattered among survivors: pinned plugs in gen0/gen1 when compacting
+            for (int i = 0; i < 200; i++)
+            {
+                var b = new byte[128];
+                survivors.Add(new byte[256]);
+                if ((i & 15) == 0)
+                    handles.Add(GCHandle.Alloc(b, GCHandleType.Pinned));
+                s_sink = new byte[512];
+            }
+            // a fixed buffer held across an induced compacting GC
+            var buf = new byte[4096];
+            fixed (byte* p = buf)
+            {
+                p[0] = 1;
+                for (int i = 0; i < 1000; i++)
+                    s_sink = new byte[100];
+                GC.Collect(1, GCCollectionMode.Forced, blocking: true, compacting: true);
+                p[1] = 2;
+            }
+            if (handles.Count > 300)
+            {
+                for (int i = 0; i < 150; i++)
+                    handles[i].Free();
+                handles.RemoveRange(0, 150);
+            }
+            if (survivors.Count > 40_000)
+                survivors.RemoveRange(0, 20_000);
+            if ((++round & 3) == 0)
+                GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+            Thread.Sleep(10);
+        }
+        foreach (var h in handles)
+            h.Free();
+        GC.KeepAlive(survivors);
+    }
+
+    private sealed class WithFinalizer
+    {
+        private readonly byte[] _data = new byte[64];
+        public static int Finalized;
+        ~WithFinalizer()
+        {
+            Interlocked.Increment(ref Finalized);
+            GC.KeepAlive(_data);
+        }
+    }
+
+    private static void Finalizers()
+    {
+        var sw = Stopwatch.StartNew();
+        while (Until(sw, s_seconds))
+        {
+            for (int i = 0; i < 2000 * s_scale; i++)
+                s_sink = new WithFinalizer();
+            Thread.Sleep(1);
+            if (sw.ElapsedMilliseconds % 500 < 20)
+            {
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+            }
+        }
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+    }
+
+    private static void Handles()
+    {
+        var sw = Stopwatch.StartNew();
+        var cwt = new ConditionalWeakTable<object, byte[]>();
+        var weak = new List<WeakReference>();
+        var deps = new List<DependentHandle>();
+        var roots = new List<object>();
+        while (Until(sw, s_seconds))
+        {
+            for (int i = 0; i < 500; i++)
+            {
+                var o = new object();
+                weak.Add(new WeakReference(o, trackResurrection: (i & 1) == 0));
+                deps.Add(new DependentHandle(o, new byte[32]));
+                cwt.Add(o, new byte[16]);
+                if ((i & 7) == 0)
+                    roots.Add(o);
+                s_sink = new byte[200];
+            }
+            if (deps.Count > 5000)
+            {
+                for (int i = 0; i < 2500; i++)
+                    deps[i].Dispose();
+                deps.RemoveRange(0, 2500);
+                weak.RemoveRange(0, Math.Min(2500, weak.Count));
+                roots.RemoveRange(0, roots.Count / 2);
+                GC.Collect();
+            }
+            Thread.Sleep(2);
+        }
+        foreach (var d in deps)
+            d.Dispose();
+        GC.KeepAlive(roots);
+    }
+
+    private static void Pressure()
+    {
+        var sw = Stopwatch.StartNew();
+        while (Until(sw, s_seconds))
+        {
+            GC.AddMemoryPressure(64L << 20);
+            for (int i = 0; i < 5000; i++)
+                s_sink = new byte[100];
+            GC.RemoveMemoryPressure(64L << 20);
+            GC.AddMemoryPressure(1L << 20);
+            GC.RemoveMemoryPressure(1L << 20);
+            Thread.Sleep(10);
+        }
+    }
+
+    private static void NoGc()
+    {
+        var rounds = Math.Max(1, (int)(s_seconds * 2));
+        for (int r = 0; r < rounds; r++)
+        {
+            if (GC.TryStartNoGCRegion(16L << 20))
+            {
+                for (int i = 0; i < 10000; i++)
+                    s_sink = new byte[100];
+                if (GCSettings.LatencyMode == GCLatencyMode.NoGCRegion)
+                    GC.EndNoGCRegion();
+            }
+            for (int i = 0; i < 100000; i++)
+                s_sink = new byte[100];
+        }
+    }
+
+    private static void Sustained()
+    {
+        var old = GCSettings.LatencyMode;
+        GCSettings.LatencyMode = GCLatencyMode.SustainedLowLatency;
+        try
+        {
+            Promote();
+        }
+        finally
+        {
+            GCSettings.LatencyMode = old;
+        }
+    }
+
+    private static void Threads()
+    {
+        int n = Math.Max(8, Environment.ProcessorCount * 4);
+        var threads = new Thread[n];
+        for (int t = 0; t < n; t++)
+        {
+            int seed = t;
+            threads[t] = new Thread(() =>
+            {
+                var sw = Stopwatch.StartNew();
+                var keep = new object[1000];
+                int k = 0;
+                while (Until(sw, s_seconds))
+                {
+                    for (int i = 0; i < 1000; i++)
+                    {
+                        var o = new byte[24 + ((i + seed) & 127)];
+                        if ((i & 31) == 0)
+                            keep[k++ % keep.Length] = o;
+                    }
+                    Thread.Sleep(1);
+                }
+                GC.KeepAlive(keep);
+            });
+            threads[t].Start();
+        }
+        foreach (var t in threads)
+            t.Join();
+    }
+
+    private static void HardLimit()
+    {
+        // Run with DOTNET_GCHeapHardLimit (hex bytes): holds live data up to ~75% of the limit,
+        // then churns, so GCs happen close to it; an OutOfMemoryException ends the fill phase
+        // and is counted (not fatal) in the churn phase.
+        ulong limit = (ulong)GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
+        var held = new List<byte[]>();
+        long heldBytes = 0;
+        int ooms = 0;
+        try
+        {
+            while (heldBytes < (long)(limit * 0.75))
+            {
+                var b = new byte[16 * 1024];
+                held.Add(b);
+                heldBytes += b.Length;
+            }
+        }
+        catch (OutOfMemoryException)
+        {
+            held.RemoveRange(0, held.Count / 10);
+        }
+        var sw = Stopwatch.StartNew();
+        int k = 0;
+        while (Until(sw, s_seconds))
+        {
+            try
+            {
+                for (int i = 0; i < 1000; i++)
+                    s_sink = new byte[256];
+                held[k++ % held.Count] = new byte[16 * 1024];
+            }
+            catch (OutOfMemoryException)
+            {
+                ooms++;
+                held.RemoveRange(0, Math.Min(held.Count - 1, 64));
+            }
+            Thread.Sleep(1);
+        }
+        Console.Error.WriteLine($"hardlimit: limit {limit} bytes, held {heldBytes} bytes, {ooms} OutOfMemoryException");
+        GC.KeepAlive(held);
+    }
+
+    private static void FullGcNotify()
+    {
+        // Throws InvalidOperationException when concurrent GC is on: the caller picks the config.
+        GC.RegisterForFullGCNotification(10, 10);
+        int approached = 0, completed = 0;
+        var stop = false;
+        var watcher = new Thread(() =>
+        {
+            while (!Volatile.Read(ref stop))
+            {
+                if (GC.WaitForFullGCApproach(100) == GCNotificationStatus.Succeeded)
+                {
+                    approached++;
+                    if (GC.WaitForFullGCComplete(1000) == GCNotificationStatus.Succeeded)
+                        completed++;
+                }
+            }
+        });
+        watcher.Start();
+        var sw = Stopwatch.StartNew();
+        var keep = new List<byte[]>();
+        while (Until(sw, s_seconds))
+        {
+            for (int i = 0; i < 200; i++)
+                keep.Add(new byte[1000]);
+            if (keep.Count > 100_000)
+                keep.RemoveRange(0, 50_000);
+        }
+        Volatile.Write(ref stop, true);
+        watcher.Join();
+        GC.CancelFullGCNotification();
+        Console.Error.WriteLine($"fullgcnotify: approached {approached}, completed {completed}");
+    }
+
+    private static void Heavy()
+    {
+        // Several threads allocating as fast as they can, with enough survivors to make gen1/gen2
+        // GCs and per-heap histories: meant to overrun a 1 MB EventPipe buffer.
+        int n = Math.Max(2, Environment.ProcessorCount) * s_scale;
+        var threads = new Thread[n];
+        for (int t = 0; t < n; t++)
+        {
+            threads[t] = new Thread(() =>
+            {
+                var sw = Stopwatch.StartNew();
+                var keep = new object[20000];
+                int k = 0;
+                while (Until(sw, s_seconds))
+                {
+                    for (int i = 0; i < 1000; i++)
+                    {
+                        var o = new byte[16 + (i & 63)];
+                        if ((i & 7) == 0)
+                            keep[k++ % keep.Length] = o;
+                    }
+                }
+                GC.KeepAlive(keep);
+            });
+            threads[t].Start();
+        }
+        foreach (var t in threads)
+            t.Join();
+    }
+
+    // ---- live: allocate until told to stop ----
+    //
+    // Reads lines on stdin: "start" prints {"event":"start",gen0,gen1,gen2,pid} (the GC counts when
+    // a live session starts), "stop" (or end of input, SIGINT, SIGTERM) prints the same record
+    // with "event":"stop" and exits 0. Before any line it prints {"event":"ready",...}.
+    // When stdin is empty from the start (e.g. /dev/null) only SIGINT/SIGTERM stop it.
+    private static int RunLive()
+    {
+        using var stopped = new ManualResetEventSlim(false);
+        var lck = new object();
+        bool reported = false;
+        void Stop()
+        {
+            lock (lck)
+            {
+                if (reported)
+                    return;
+                reported = true;
+                Console.WriteLine(CountsJson("stop"));
+                Console.Out.Flush();
+            }
+            stopped.Set();
+        }
+        using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, c => { c.Cancel = true; Stop(); });
+        using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => { c.Cancel = true; Stop(); });
+        var allocator = new Thread(() =>
+        {
+            var keep = new object[10000];
+            int k = 0;
+            while (!stopped.IsSet)
+            {
+                for (int i = 0; i < 1000; i++)
+                {
+                    var o = new byte[32 + (i & 127)];
+                    if ((i & 15) == 0)
+                        keep[k++ % keep.Length] = o;
+                }
+                Thread.Sleep(0);
+            }
+            GC.KeepAlive(keep);
+        }) { IsBackground = true };
+        allocator.Start();
+        Console.WriteLine(CountsJson("ready"));
+        Console.Out.Flush();
+        var reader = new Thread(() =>
+        {
+            string? line;
+            bool any = false;
+            while ((line = Console.In.ReadLine()) != null)
+            {
+                any = true;
+                line = line.Trim();
+                if (line == "start")
+                {
+                    lock (lck)
+                    {
+                        if (!reported)
+                        {
+                            Console.WriteLine(CountsJson("start"));
+                            Console.Out.Flush();
+                        }
+                    }
+                }
+                else if (line == "stop")
+                {
+                    break;
+                }
+            }
+            // stdin empty from the start (/dev/null): only a signal stops us
+            if (any)
+                Stop();
+        }) { IsBackground = true };
+        reader.Start();
+        stopped.Wait();
+        allocator.Join();
+        return 0;
+    }
+}
