@@ -18,7 +18,8 @@
 #include "etl_builder.h"
 #include "gcev_etl_records.h"
 #include "gcev_read.h"
-#include "gcev_trace_impl.h"
+#include "gcev_etl.h"
+#include "gcev_trace_core.h"
 
 enum { BUF = 1024 };
 

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: MIT
+# One CMake object library per source folder (a layer). Its PRIVATE include
+# directories are its own folder plus the folders named in USES, so an include of
+# a layer it may not use does not compile: that is how the layer rule of
+# doc/ARCHITECTURE.md is enforced. Every layer sees the public headers.
+#
+#   gcev_layer(<name> SOURCES <files...> [USES <folders under src/...>])
+#
+# The objects of every layer go into libgcev (src/CMakeLists.txt).
+function(gcev_layer name)
+  cmake_parse_arguments(PARSE_ARGV 1 L "" "" "SOURCES;USES")
+  set(target gcev_${name})
+  add_library(${target} OBJECT ${L_SOURCES})
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
+  set(dirs "${CMAKE_CURRENT_SOURCE_DIR}")
+  foreach(u IN LISTS L_USES)
+    list(APPEND dirs "${GCEV_SOURCE_ROOT}/src/${u}")
+  endforeach()
+  target_include_directories(${target}
+    PUBLIC "${GCEV_SOURCE_ROOT}/include" "${GCEV_GEN_DIR}/include"
+    PRIVATE ${dirs})
+  target_compile_definitions(${target} PRIVATE GCEV_BUILDING)
+  add_dependencies(${target} gcev_generated)
+  gcev_warnings(${target})
+  set_property(GLOBAL APPEND PROPERTY GCEV_LAYER_TARGETS ${target})
+  # the layer test (tests/arch) reads each layer's folder and allowed folders
+  set_property(GLOBAL APPEND PROPERTY GCEV_LAYER_RULES "${name}=${CMAKE_CURRENT_SOURCE_DIR}:${L_USES}")
+endfunction()

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Generic access to decoded events without per-event code: a field iterator
+ * over the typed struct (driven by the same templates as the decoder), and the
+ * text and JSON formatters built on it. Formatting is a layer above decoding:
+ * nothing here reads the payload except through the views the decoder made.
+ */
+#include <gcev/gcev.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gcev_out.h"
+#include "gcev_decode.h"
+#include "gcev_read.h"
+
+/* ---- field iteration ---- */
+
+static void iter_start(gcev_field_iter *it, const gcev_template *t, const void *base, uint8_t ps,
+                       uint8_t aligned)
+{
+    memset(it, 0, sizeof *it);
+    it->tmpl = t;
+    it->base = base;
+    it->pointer_size = ps;
+    it->aligned = aligned;
+    if (base) {
+        memcpy(&it->present, base, sizeof it->present);
+    }
+}
+
+void gcev_field_iter_init(gcev_field_iter *it, const gcev_event *ev)
+{
+    if (!it) {
+        return;
+    }
+    if (!ev || !ev->desc) {
+        iter_start(it, NULL, NULL, 8, 0);
+        return;
+    }
+    iter_start(it, ev->desc->tmpl, &ev->u, ev->pointer_size, 0);
+}
+
+gcev_status gcev_field_iter_elem(gcev_field_iter *it, const gcev_array *a, uint32_t i,
+                                 void *elem_buf, size_t elem_buf_size)
+{
+    if (!it || !a || !a->elem || !elem_buf || elem_buf_size < a->elem->struct_size) {
+        return GCEV_E_INVALID_ARG;
+    }
+    gcev_status st = gcev_array_elem(a, i, elem_buf, NULL);
+    iter_start(it, st == GCEV_OK ? a->elem : NULL, elem_buf, a->pointer_size, a->aligned);
+    return st;
+}
+
+int gcev_field_next(gcev_field_iter *it, gcev_field *f)
+{
+    if (!it || !f || !it->tmpl || it->next >= it->tmpl->nfields) {
+        return 0;
+    }
+    const gcev_field_desc *d = &it->tmpl->fields[it->next];
+    if (!(it->present & (UINT64_C(1) << d->present_bit))) {
+        return 0; /* decoding stopped before this field */
+    }
+    it->next++;
+    memset(f, 0, sizeof *f);
+    f->desc = d;
+    f->name = d->name;
+    f->type = (gcev_type)d->type;
+    const uint8_t *p = it->base + d->offset;
+    unsigned w = gcev_wire_size(f->type, it->pointer_size);
+    if (it->aligned && d->store != GCEV_S_ARRAY && w) {
+        unsigned a = gcev_wire_align(f->type, it->pointer_size);
+        it->pos = (it->pos + a - 1) / a * a;
+    }
+    f->payload_offset = it->pos;
+    switch (d->store) {
+    case GCEV_S_U8: f->v.u = *p; break;
+    case GCEV_S_U16: { uint16_t x; memcpy(&x, p, 2); f->v.u = x; break; }
+    case GCEV_S_U32: { uint32_t x; memcpy(&x, p, 4); f->v.u = x; break; }
+    case GCEV_S_U64: memcpy(&f->v.u, p, 8); break;
+    case GCEV_S_I8: { int8_t x; memcpy(&x, p, 1); f->v.i = x; break; }
+    case GCEV_S_I16: { int16_t x; memcpy(&x, p, 2); f->v.i = x; break; }
+    case GCEV_S_I32: { int32_t x; memcpy(&x, p, 4); f->v.i = x; break; }
+    case GCEV_S_I64: memcpy(&f->v.i, p, 8); break;
+    case GCEV_S_F32: { float x; memcpy(&x, p, 4); f->v.d = x; break; }
+    case GCEV_S_F64: memcpy(&f->v.d, p, 8); break;
+    case GCEV_S_GUID: memcpy(&f->v.guid, p, sizeof f->v.guid); break;
+    case GCEV_S_UTF16: memcpy(&f->v.str, p, sizeof f->v.str); break;
+    case GCEV_S_BYTES: memcpy(&f->v.bytes, p, sizeof f->v.bytes); break;
+    case GCEV_S_ARRAY: memcpy(&f->v.array, p, sizeof f->v.array); break;
+    default: break;
+    }
+    /* advance the payload position the way the decoder did */
+    if (d->store == GCEV_S_ARRAY) {
+        it->pos += f->v.array.size;
+    } else if (f->type == GCEV_T_UNICODE_STRING) {
+        it->pos += f->v.str.nbytes + (d->length_field >= 0 ? 0 : 2);
+    } else if (f->type == GCEV_T_ANSI_STRING) {
+        it->pos += f->v.bytes.size + (d->length_field >= 0 ? 0 : 1);
+    } else if (f->type == GCEV_T_BINARY) {
+        it->pos += f->v.bytes.size;
+    } else {
+        it->pos += w;
+    }
+    if (d->map && !d->map->is_bitmap) {
+        f->value_name = gcev_map_name(d->map, f->v.u);
+    }
+    return 1;
+}
+
+/* ---- value rendering shared by text and JSON ---- */
+
+enum { STYLE_TEXT, STYLE_JSON };
+
+static void put_fields(gcev_out *o, gcev_field_iter *it, int style);
+
+static void put_hex(gcev_out *o, const uint8_t *p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        char two[2] = {digits[p[i] >> 4], digits[p[i] & 15]};
+        gcev_out_put(o, two, 2);
+    }
+}
+
+static void put_double(gcev_out *o, double d, int style)
+{
+    if (isnan(d) || isinf(d)) {
+        gcev_out_str(o, style == STYLE_JSON ? "null" : (isnan(d) ? "NaN" : (d > 0 ? "Inf" : "-Inf")));
+    } else {
+        gcev_out_fmt(o, "%.17g", d);
+    }
+}
+
+static void put_array(gcev_out *o, const gcev_array *a, int style)
+{
+    gcev_out_str(o, "[");
+    if (!a->elem) {
+        for (uint32_t i = 0; i < a->count; i++) {
+            if (i) {
+                gcev_out_str(o, style == STYLE_JSON ? "," : ", ");
+            }
+            uint64_t v = gcev_rd_uint(a->data + (size_t)i * a->stride, a->stride);
+            switch ((gcev_type)a->elem_type) {
+            case GCEV_T_INT8: gcev_out_fmt(o, "%d", (int)(int8_t)v); break;
+            case GCEV_T_INT16: gcev_out_fmt(o, "%d", (int)(int16_t)v); break;
+            case GCEV_T_INT32: gcev_out_fmt(o, "%ld", (long)(int32_t)v); break;
+            case GCEV_T_INT64: gcev_out_fmt(o, "%lld", (long long)(int64_t)v); break;
+            case GCEV_T_FLOAT: { uint32_t u = (uint32_t)v; float x; memcpy(&x, &u, 4); put_double(o, x, style); break; }
+            case GCEV_T_DOUBLE: { double x; memcpy(&x, &v, 8); put_double(o, x, style); break; }
+            default: gcev_out_fmt(o, "%llu", (unsigned long long)v); break;
+            }
+        }
+    } else {
+        /* elements read one after another, so varying sizes stay O(n) */
+        uint64_t ebuf[128];
+        const unsigned flags = a->aligned ? GCEV_DF_SELF_ALIGNED | GCEV_DF_ELEMS_ALIGNED : 0;
+        uint32_t pos = 0;
+        for (uint32_t i = 0; i < a->count && a->elem->struct_size <= sizeof ebuf; i++) {
+            if (i) {
+                gcev_out_str(o, style == STYLE_JSON ? "," : ", ");
+            }
+            memset(ebuf, 0, a->elem->struct_size);
+            uint32_t start = a->stride ? i * (uint32_t)a->stride : pos;
+            pos = start;
+            gcev_decode_fields(a->elem, a->pointer_size, flags, a->data, a->size, &pos, (uint8_t *)ebuf, NULL);
+            gcev_field_iter it;
+            iter_start(&it, a->elem, ebuf, a->pointer_size, a->aligned);
+            gcev_out_str(o, "{");
+            put_fields(o, &it, style);
+            gcev_out_str(o, "}");
+        }
+    }
+    gcev_out_str(o, "]");
+}
+
+static void put_value(gcev_out *o, const gcev_field *f, int style)
+{
+    const gcev_field_desc *d = f->desc;
+    switch (f->type) {
+    case GCEV_T_INT8: case GCEV_T_INT16: case GCEV_T_INT32: case GCEV_T_INT64:
+        if (d->store == GCEV_S_ARRAY) {
+            break;
+        }
+        gcev_out_fmt(o, "%lld", (long long)f->v.i);
+        return;
+    case GCEV_T_FLOAT: case GCEV_T_DOUBLE:
+        if (d->store == GCEV_S_ARRAY) {
+            break;
+        }
+        put_double(o, f->v.d, style);
+        return;
+    case GCEV_T_BOOLEAN:
+        if (d->store == GCEV_S_ARRAY) {
+            break;
+        }
+        gcev_out_str(o, f->v.u ? "true" : "false");
+        return;
+    case GCEV_T_UNICODE_STRING:
+        gcev_out_json_utf16(o, f->v.str);
+        return;
+    case GCEV_T_ANSI_STRING:
+        gcev_out_json_ascii(o, f->v.bytes.data, f->v.bytes.size);
+        return;
+    case GCEV_T_BINARY: case GCEV_T_SYSTEMTIME:
+        if (style == STYLE_JSON) {
+            gcev_out_str(o, "\"");
+        }
+        put_hex(o, f->v.bytes.data, f->v.bytes.size);
+        if (style == STYLE_JSON) {
+            gcev_out_str(o, "\"");
+        }
+        return;
+    case GCEV_T_GUID: {
+        char g[37];
+        gcev_guid_format(&f->v.guid, g);
+        gcev_out_fmt(o, style == STYLE_JSON ? "\"%s\"" : "%s", g);
+        return;
+    }
+    default:
+        break;
+    }
+    if (d->store == GCEV_S_ARRAY) {
+        put_array(o, &f->v.array, style);
+        return;
+    }
+    /* unsigned integers, pointers, FILETIME */
+    if (style == STYLE_TEXT && (d->out_type == GCEV_OUT_HEX || f->type == GCEV_T_POINTER)) {
+        gcev_out_fmt(o, "0x%llx", (unsigned long long)f->v.u);
+    } else {
+        gcev_out_fmt(o, "%llu", (unsigned long long)f->v.u);
+    }
+    if (style == STYLE_TEXT && d->map) {
+        char names[256];
+        gcev_map_format(d->map, f->v.u, names, sizeof names);
+        gcev_out_fmt(o, "(%s)", names);
+    }
+}
+
+static void put_fields(gcev_out *o, gcev_field_iter *it, int style)
+{
+    gcev_field f;
+    int first = 1;
+    while (gcev_field_next(it, &f)) {
+        if (style == STYLE_JSON) {
+            gcev_out_str(o, first ? "\"" : ",\"");
+            gcev_out_str(o, f.name); /* manifest names are plain identifiers */
+            gcev_out_str(o, "\":");
+        } else {
+            gcev_out_str(o, first ? "" : " ");
+            gcev_out_str(o, f.name);
+            gcev_out_str(o, "=");
+        }
+        put_value(o, &f, style);
+        first = 0;
+    }
+}
+
+size_t gcev_format_text(const gcev_event *ev, char *buf, size_t n)
+{
+    gcev_out o = {buf, n, 0};
+    if (ev && ev->desc) {
+        gcev_out_str(&o, ev->desc->symbol);
+        gcev_field_iter it;
+        gcev_field_iter_init(&it, ev);
+        if (it.tmpl && it.tmpl->nfields) {
+            gcev_out_str(&o, " ");
+            put_fields(&o, &it, STYLE_TEXT);
+        }
+        if (ev->trailing) {
+            gcev_out_fmt(&o, " (+%lu trailing bytes)", (unsigned long)ev->trailing);
+        }
+    }
+    return gcev_out_finish(&o);
+}
+
+size_t gcev_format_fields_json(const gcev_event *ev, char *buf, size_t n)
+{
+    gcev_out o = {buf, n, 0};
+    gcev_out_str(&o, "{");
+    if (ev && ev->desc) {
+        gcev_field_iter it;
+        gcev_field_iter_init(&it, ev);
+        put_fields(&o, &it, STYLE_JSON);
+    }
+    gcev_out_str(&o, "}");
+    return gcev_out_finish(&o);
+}
+
+size_t gcev_format_names_json(const gcev_event *ev, char *buf, size_t n)
+{
+    gcev_out o = {buf, n, 0};
+    gcev_out_str(&o, "{");
+    if (ev && ev->desc) {
+        gcev_field_iter it;
+        gcev_field_iter_init(&it, ev);
+        gcev_field f;
+        int first = 1;
+        while (gcev_field_next(&it, &f)) {
+            if (!f.desc->map) {
+                continue;
+            }
+            char name[256];
+            if (f.desc->map->is_bitmap) {
+                gcev_map_format(f.desc->map, f.v.u, name, sizeof name);
+            } else if (f.value_name) {
+                snprintf(name, sizeof name, "%s", f.value_name);
+            } else {
+                continue; /* unknown value: the number in "fields" says it all */
+            }
+            gcev_out_str(&o, first ? "\"" : ",\"");
+            gcev_out_str(&o, f.name);
+            gcev_out_str(&o, "\":");
+            gcev_out_json_ascii(&o, (const uint8_t *)name, strlen(name));
+            first = 0;
+        }
+    }
+    gcev_out_str(&o, "}");
+    return gcev_out_finish(&o);
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Byte input for the trace readers (see gcev_source.h).
+ *
+ * Files are mapped when possible so that take() is a pointer bump and a block
+ * is handed to the parser without a copy. When mapping fails (pipes, special
+ * files, exhausted address space) the descriptor is read with read() through
+ * the same window code as caller callbacks.
+ *
+ * The window holds buf[0..buf_len), the byte at `pos` being buf[buf_off].
+ * A take() may return a pointer into the window, so bytes are only shifted or
+ * the window grown at the *next* take/peek, which is exactly when the contract
+ * says the previous view dies.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "gcev_error.h"
+#include "gcev_source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { GCEV_SOURCE_DEFAULT_MAX_TAKE = 256u << 20, GCEV_SOURCE_MIN_WINDOW = 64u << 10 };
+
+static gcev_status source_fail(gcev_error *err, gcev_status code, uint64_t offset, const char *msg)
+{
+    return gcev_error_set(err, code, offset, NULL, msg);
+}
+
+static void source_reset(gcev_source *s)
+{
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+    s->max_take = GCEV_SOURCE_DEFAULT_MAX_TAKE;
+}
+
+gcev_status gcev_source_init_memory(gcev_source *s, const uint8_t *data, size_t size)
+{
+    if (!s || (!data && size)) {
+        return GCEV_E_INVALID_ARG;
+    }
+    source_reset(s);
+    s->base = data;
+    s->size = size;
+    return GCEV_OK;
+}
+
+gcev_status gcev_source_init_reader(gcev_source *s, gcev_read_fn read, void *ctx)
+{
+    if (!s || !read) {
+        return GCEV_E_INVALID_ARG;
+    }
+    source_reset(s);
+    s->read = read;
+    s->ctx = ctx;
+    return GCEV_OK;
+}
+
+gcev_status gcev_source_init_file(gcev_source *s, const char *path, gcev_error *err)
+{
+    if (!s || !path) {
+        return source_fail(err, GCEV_E_INVALID_ARG, 0, "no source or path");
+    }
+    source_reset(s);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        return source_fail(err, GCEV_E_IO, 0, "cannot open the trace file");
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED) {
+            close(fd);
+            s->base = m;
+            s->size = (uint64_t)st.st_size;
+            s->mapped = 1;
+            return GCEV_OK;
+        }
+    }
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+        /* An empty regular file: nothing to map, nothing to read. */
+        close(fd);
+        return GCEV_OK;
+    }
+    s->fd = fd; /* read() fallback through the window */
+    if (S_ISREG(st.st_mode)) {
+        s->size = (uint64_t)st.st_size;
+    }
+    return GCEV_OK;
+}
+
+void gcev_source_close(gcev_source *s)
+{
+    if (!s) {
+        return;
+    }
+    if (s->mapped && s->base) {
+        munmap((void *)s->base, (size_t)s->size);
+    }
+    if (s->fd >= 0) {
+        close(s->fd);
+    }
+    free(s->buf);
+    source_reset(s);
+}
+
+static int source_windowed(const gcev_source *s) { return s->read != NULL || s->fd >= 0; }
+
+/* One read from the underlying input: >0 bytes, 0 at end, -1 on error. */
+static long long source_read_some(gcev_source *s, uint8_t *dst, size_t n)
+{
+    if (s->read) {
+        long long r = s->read(s->ctx, dst, n);
+        return (r < 0 || (unsigned long long)r > n) ? -1 : r;
+    }
+    for (;;) {
+        ssize_t r = read(s->fd, dst, n);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        return r < 0 ? -1 : (long long)r;
+    }
+}
+
+/*
+ * Makes buf[buf_off .. buf_off+n) hold the bytes at pos, reading as needed.
+ * *got < n only at the end of input.
+ */
+static gcev_status source_fill(gcev_source *s, size_t n, size_t *got, gcev_error *err)
+{
+    size_t have = s->buf_len - s->buf_off;
+    if (have >= n) {
+        *got = n;
+        return GCEV_OK;
+    }
+    /* Drop consumed bytes so that the window only ever holds what is still needed. */
+    if (s->buf_off > 0) {
+        memmove(s->buf, s->buf + s->buf_off, have);
+        s->buf_len = have;
+        s->buf_off = 0;
+    }
+    if (s->buf_cap < n) {
+        size_t cap = s->buf_cap ? s->buf_cap : GCEV_SOURCE_MIN_WINDOW;
+        while (cap < n) {
+            cap = (cap > SIZE_MAX / 2) ? n : cap * 2;
+        }
+        if (cap > s->max_take && n <= s->max_take) {
+            cap = s->max_take;
+        }
+        uint8_t *nb = realloc(s->buf, cap);
+        if (!nb) {
+            return source_fail(err, GCEV_E_NOMEM, s->pos, "cannot grow the read window");
+        }
+        s->buf = nb;
+        s->buf_cap = cap;
+    }
+    /*
+     * Read ahead to fill the window (fewer calls for small takes), but never
+     * block for more than what is asked once that is there.
+     */
+    while (s->buf_len < n && !s->at_eof) {
+        long long r = source_read_some(s, s->buf + s->buf_len, s->buf_cap - s->buf_len);
+        if (r < 0) {
+            return source_fail(err, GCEV_E_IO, s->pos + s->buf_len, "read error on the trace input");
+        }
+        if (r == 0) {
+            s->at_eof = 1;
+            break;
+        }
+        s->buf_len += (size_t)r;
+    }
+    *got = s->buf_len < n ? s->buf_len : n;
+    return GCEV_OK;
+}
+
+gcev_status gcev_source_peek(gcev_source *s, size_t n, const uint8_t **view, size_t *got,
+                             gcev_error *err)
+{
+    *view = NULL;
+    *got = 0;
+    if (n > s->max_take) {
+        return source_fail(err, GCEV_E_LIMIT, s->pos, "read larger than the block-size limit");
+    }
+    if (!source_windowed(s)) {
+        uint64_t left = s->size - s->pos;
+        *got = left < n ? (size_t)left : n;
+        *view = s->base ? s->base + s->pos : NULL;
+        return GCEV_OK;
+    }
+    gcev_status st = source_fill(s, n, got, err);
+    if (st == GCEV_OK) {
+        *view = s->buf ? s->buf + s->buf_off : NULL;
+    }
+    return st;
+}
+
+gcev_status gcev_source_take(gcev_source *s, size_t n, const uint8_t **view, gcev_error *err)
+{
+    size_t got = 0;
+    gcev_status st = gcev_source_peek(s, n, view, &got, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    if (got < n) {
+        *view = NULL;
+        return source_fail(err, GCEV_E_TRUNCATED_FILE, s->pos, "trace ends inside a record");
+    }
+    if (source_windowed(s)) {
+        s->buf_off += n;
+    }
+    s->pos += n;
+    return GCEV_OK;
+}
+
+gcev_status gcev_source_skip(gcev_source *s, uint64_t n, gcev_error *err)
+{
+    if (!source_windowed(s)) {
+        if (s->size - s->pos < n) {
+            return source_fail(err, GCEV_E_TRUNCATED_FILE, s->pos, "trace ends inside a record");
+        }
+        s->pos += n;
+        return GCEV_OK;
+    }
+    /* Discard in window-sized steps so a huge skip never allocates a huge window. */
+    while (n > 0) {
+        size_t step = n < GCEV_SOURCE_MIN_WINDOW ? (size_t)n : GCEV_SOURCE_MIN_WINDOW;
+        if (step > s->max_take) {
+            step = s->max_take;
+        }
+        const uint8_t *v;
+        gcev_status st = gcev_source_take(s, step, &v, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+        n -= step;
+    }
+    return GCEV_OK;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trace object every container reader fills: the reader plugs a
+ * next()/destroy() pair into it, and reports sequence gaps and ordering barriers
+ * through the two calls below. Readers sit above this unit and never call up
+ * into the public trace API (trace/api), which is the only unit that names
+ * every reader.
+ */
+#ifndef GCEV_TRACE_CORE_H
+#define GCEV_TRACE_CORE_H
+
+#include "gcev_source.h"
+
+typedef struct gcev_trace_ops {
+    /* Next event in file order: GCEV_OK, GCEV_END, or an error with err->offset. */
+    gcev_status (*next)(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
+    void (*destroy)(gcev_trace *t);
+} gcev_trace_ops;
+
+enum { GCEV_MAX_DROPS = 1024 };
+
+/* Records a sequence gap (keeps at most GCEV_MAX_DROPS, counts all). */
+void gcev_trace_note_drop(gcev_trace *t, const gcev_trace_drop *d);
+
+/* An ordering barrier (see gcev_order.h); a no-op unless the trace is in timestamp order. */
+void gcev_trace_sequence_point(gcev_trace *t);
+
+struct gcev_trace {
+    const gcev_trace_ops *ops;
+    void *impl;
+    gcev_source src;
+    gcev_trace_info info;
+    gcev_trace_options opts;
+    /* filled by gcev_trace.c */
+    gcev_status sticky;
+    gcev_error sticky_err;
+    uint64_t dropped_total;
+    gcev_trace_drop *drops;
+    size_t ndrops;
+    void *order;                /* timestamp-order state */
+    /* set by a reader that resolves ev->provider itself (NULL then means unknown):
+     * gcev_trace.c then skips its per-event look-up by name/GUID */
+    int provider_resolved;
+    /* set by a reader whose next() writes every member of the event itself,
+     * so gcev_trace.c need not clear it first */
+    int fills_event;
+};
+
+#endif

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ETW log file (.etl) reader: detection, the TRACE_LOGFILE_HEADER, and one
+ * event per record, in file order.
+ *
+ * A file is a sequence of buffers (WMI_BUFFER_HEADER + records, typically
+ * 64 KiB); each holds the events of one CPU. A buffer is viewed whole through
+ * gcev_source_peek(), so memory stays one buffer whatever the input (mapped
+ * file, memory, pipe), and it is skipped only when its last record is out:
+ * event views stay valid until the next call, as the contract says.
+ * The record layouts live in gcev_etl_records.c, TraceLogging schemas in
+ * gcev_etl_tracelogging.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcev_error.h"
+#include "gcev_etl_records.h"
+#include "gcev_etl_tracelogging.h"
+#include "gcev_read.h"
+#include "gcev_etl.h"
+#include "gcev_trace_core.h"
+
+enum { ETL_DEFAULT_MAX_BUFFER = 256u << 20 };
+
+typedef struct etl_impl {
+    gcev_etl_buffer_header bh; /* current buffer */
+    const uint8_t *buf;        /* its bytes (view from the source) */
+    size_t have;               /* bytes of it present in the input (< size when truncated) */
+    uint64_t buf_off;          /* file offset of the buffer */
+    uint32_t pos;              /* next record, relative to buf */
+    int in_buffer;
+    gcev_etl_tl_cache *tl;
+} etl_impl;
+
+static gcev_status etl_fail(gcev_error *err, gcev_status code, uint64_t offset, const char *msg)
+{
+    return gcev_error_set(err, code, offset, NULL, msg);
+}
+
+int gcev_etl_detect(const uint8_t *head, size_t n)
+{
+    /* Every .etl file opens with a whole buffer holding at least the log file
+     * header record, so its buffer header must be self-consistent. Buffer sizes
+     * are multiples of 1 KiB; checking 8 already rules out the EventPipe magics
+     * ("Nettrace", "!FastSerialization"). gcev_trace.c peeks 80 bytes: the
+     * buffer header and the first record's marker, which must be there. */
+    if (!head || n < GCEV_ETL_BUFFER_HEADER_SIZE + 8) {
+        return 0;
+    }
+    uint32_t size = gcev_rd_u32le(head);
+    uint32_t used = gcev_rd_u32le(head + 4);
+    uint32_t min = GCEV_ETL_BUFFER_HEADER_SIZE + GCEV_ETL_SYSTEM_HEADER_SIZE;
+    if (size % 8 != 0 || size < min || used < min || used > size) {
+        return 0;
+    }
+    if (gcev_rd_u16le(head + 0x36) > 8) { /* ETW_BUFFER_TYPE_* */
+        return 0;
+    }
+    /* The first record is the log file header: a kernel system header, 32 or
+     * 64 bit (marker: bytes 0-1 version, 2 header type, 3 flags), then its
+     * 16-bit record size, which must cover the system header and fit in the
+     * buffer's used bytes. */
+    const uint8_t *r = head + GCEV_ETL_BUFFER_HEADER_SIZE;
+    if ((r[3] & 0xC0) != 0xC0 || (r[2] != GCEV_ETL_HT_SYSTEM32 && r[2] != GCEV_ETL_HT_SYSTEM64)) {
+        return 0;
+    }
+    uint16_t rsize = gcev_rd_u16le(r + 4);
+    if (rsize < GCEV_ETL_SYSTEM_HEADER_SIZE || rsize > used - GCEV_ETL_BUFFER_HEADER_SIZE) {
+        return 0;
+    }
+    return 1;
+}
+
+static uint32_t etl_max_buffer(const gcev_trace *t)
+{
+    return t->opts.max_block_size ? t->opts.max_block_size : ETL_DEFAULT_MAX_BUFFER;
+}
+
+/* Reads and checks the header of the buffer at the current position, then views it. */
+static gcev_status etl_view_buffer(gcev_trace *t, gcev_etl_buffer_header *bh, const uint8_t **buf,
+                                   size_t *have, gcev_error *err)
+{
+    uint64_t off = gcev_source_pos(&t->src);
+    const uint8_t *v = NULL;
+    size_t got = 0;
+    gcev_status st = gcev_source_peek(&t->src, GCEV_ETL_BUFFER_HEADER_SIZE, &v, &got, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    if (got == 0) {
+        return GCEV_END;
+    }
+    if (got < GCEV_ETL_BUFFER_HEADER_SIZE) {
+        return etl_fail(err, GCEV_E_TRUNCATED_FILE, off, "trace ends inside an ETL buffer header");
+    }
+    const char *msg = NULL;
+    st = gcev_etl_buffer_header_parse(v, bh, &msg);
+    if (st != GCEV_OK) {
+        return etl_fail(err, st, off, msg);
+    }
+    if (bh->buffer_size > etl_max_buffer(t)) {
+        return etl_fail(err, GCEV_E_LIMIT, off, "ETL buffer size exceeds the block-size limit");
+    }
+    return gcev_source_peek(&t->src, bh->buffer_size, buf, have, err);
+}
+
+static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
+
+static void etl_destroy(gcev_trace *t)
+{
+    etl_impl *e = t->impl;
+    if (e) {
+        gcev_etl_tl_cache_destroy(e->tl);
+        free(e);
+    }
+    t->impl = NULL;
+}
+
+static const gcev_trace_ops etl_ops = {etl_next, etl_destroy};
+
+gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
+{
+    uint64_t off = gcev_source_pos(&t->src);
+    gcev_etl_buffer_header bh;
+    const uint8_t *buf = NULL;
+    size_t have = 0;
+    gcev_status st = etl_view_buffer(t, &bh, &buf, &have, err);
+    if (st == GCEV_END) {
+        return etl_fail(err, GCEV_E_TRUNCATED_FILE, off, "empty input: no ETL buffer");
+    }
+    if (st != GCEV_OK) {
+        return st;
+    }
+    /* Pass 1 of the first record only: the trace-wide facts. next() starts over
+     * at this same buffer and yields the record as the first event, as
+     * TraceEvent does (its "EventTrace" header event). */
+    uint32_t at = GCEV_ETL_BUFFER_HEADER_SIZE;
+    uint64_t rec_off = off + at;
+    if (have < (size_t)at + 8) {
+        return etl_fail(err, GCEV_E_TRUNCATED_FILE, rec_off, "trace ends inside the ETL log file header");
+    }
+    const char *msg = NULL;
+    gcev_etl_record r;
+    st = gcev_etl_record_classify(buf + at, have - at, &r, &msg);
+    if (st != GCEV_OK) {
+        return etl_fail(err, st, rec_off, msg);
+    }
+    if (r.kind != GCEV_ETL_REC_SYSTEM || r.header_size != GCEV_ETL_SYSTEM_HEADER_SIZE ||
+        gcev_rd_u16le(buf + at + 6) != GCEV_ETL_HOOK_LOGFILE_HEADER) {
+        return etl_fail(err, GCEV_E_FORMAT, rec_off,
+                        "ETL file does not start with a trace log file header record");
+    }
+    if (r.size > bh.saved_offset - at) {
+        return etl_fail(err, GCEV_E_FORMAT, rec_off, "ETL record overruns its buffer's used size");
+    }
+    if (r.size > have - at) {
+        return etl_fail(err, GCEV_E_TRUNCATED_FILE, rec_off, "trace ends inside the ETL log file header");
+    }
+    gcev_etl_logfile lf;
+    st = gcev_etl_logfile_parse(buf + at + r.header_size, r.size - r.header_size, &lf, &msg);
+    if (st != GCEV_OK) {
+        return etl_fail(err, st, rec_off, msg);
+    }
+
+    etl_impl *e = calloc(1, sizeof *e);
+    gcev_etl_tl_cache *tl = gcev_etl_tl_cache_create();
+    if (!e || !tl) {
+        free(e);
+        gcev_etl_tl_cache_destroy(tl);
+        return etl_fail(err, GCEV_E_NOMEM, off, "out of memory");
+    }
+    e->tl = tl;
+    t->impl = e;
+    t->ops = &etl_ops;
+    t->info.format = GCEV_FORMAT_ETL;
+    t->info.format_version = 0;
+    t->info.pointer_size = (uint8_t)lf.pointer_size;
+    t->info.process_id = 0;
+    t->info.processor_count = lf.number_of_processors;
+    t->info.clock_frequency = lf.clock_frequency;
+    /* TraceEvent's ms are relative to the header record's timestamp. */
+    t->info.sync_time_qpc = (int64_t)gcev_rd_u64le(buf + at + 16);
+    t->info.sync_time_utc = lf.start_time;
+    t->info.events_lost = lf.events_lost;
+    t->info.buffers_lost = lf.buffers_lost;
+    return GCEV_OK;
+}
+
+/* Names the provider: the runtime's from the compiled schemas, TraceLogging's from its traits. */
+static void etl_name_provider(gcev_trace_event *ev, const uint8_t *traits, uint32_t traits_size)
+{
+    if (ev->has_provider_guid) {
+        ev->provider = gcev_provider_find_guid(&ev->provider_guid);
+        if (ev->provider) {
+            ev->provider_name = ev->provider->name;
+            return;
+        }
+    }
+    if (traits) {
+        const char *name = gcev_etl_tl_provider_name(traits, traits_size);
+        if (name) {
+            ev->provider_name = name;
+        }
+    }
+}
+
+/* Fills ev from the record r at e->pos; GCEV_END when the record is not an event. */
+static gcev_status etl_record_event(etl_impl *e, const gcev_etl_record *r, gcev_trace_event *ev,
+                                    uint64_t rec_off, gcev_error *err)
+{
+    const uint8_t *p = e->buf + e->pos;
+    const char *msg = NULL;
+    ev->provider_name = "";
+    ev->event_name = "";
+    ev->processor = e->bh.processor;
+    ev->file_offset = rec_off;
+    const uint8_t *traits = NULL;
+    uint32_t traits_size = 0;
+    switch (r->kind) {
+    case GCEV_ETL_REC_EVENT: {
+        const uint8_t *schema = NULL;
+        uint32_t schema_size = 0;
+        gcev_status st =
+            gcev_etl_event_fill(p, r, ev, &schema, &schema_size, &traits, &traits_size, &msg);
+        if (st != GCEV_OK) {
+            return etl_fail(err, st, rec_off, msg);
+        }
+        if (schema) {
+            const gcev_etl_tl_schema *s = NULL;
+            st = gcev_etl_tl_schema_get(e->tl, schema, schema_size, &s, &msg);
+            if (st == GCEV_E_NOMEM) {
+                msg = "out of memory";
+            }
+            if (st != GCEV_OK) {
+                return etl_fail(err, st, rec_off, msg);
+            }
+            ev->event_name = s->event_name;
+            ev->nfields = s->nfields;
+            ev->fields = s->fields;
+            ev->field_type_system = GCEV_FIELD_TYPES_TDH;
+        }
+        break;
+    }
+    case GCEV_ETL_REC_SYSTEM:
+    case GCEV_ETL_REC_PERFINFO:
+    case GCEV_ETL_REC_CLASSIC:
+    case GCEV_ETL_REC_INSTANCE:
+        gcev_etl_classic_fill(p, r, ev);
+        break;
+    default:
+        return GCEV_END; /* WPP messages: their layout depends on option flags; skipped */
+    }
+    /* Thread ids are the per-writer streams the timestamp-order layer merges. */
+    ev->capture_thread_id = ev->thread_id;
+    etl_name_provider(ev, traits, traits_size);
+    return GCEV_OK;
+}
+
+static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
+    etl_impl *e = t->impl;
+    /* Each turn consumes a record (>= 8 bytes of a buffer) or a whole buffer of
+     * the input, so the loop ends with the input. */
+    for (;;) {
+        if (!e->in_buffer) {
+            e->buf_off = gcev_source_pos(&t->src);
+            gcev_status st = etl_view_buffer(t, &e->bh, &e->buf, &e->have, err);
+            if (st != GCEV_OK) {
+                return st;
+            }
+            e->in_buffer = 1;
+            e->pos = GCEV_ETL_BUFFER_HEADER_SIZE;
+        }
+        uint32_t used = e->bh.saved_offset;
+        /* Fewer than 8 bytes cannot hold a record header: the rest is padding. */
+        if (e->pos < used && used - e->pos >= 8) {
+            uint64_t rec_off = e->buf_off + e->pos;
+            if (e->have < (size_t)e->pos + 8) {
+                /* the input may end in the previous record's alignment padding, before pos */
+                uint64_t end = e->buf_off + e->have;
+                return etl_fail(err, GCEV_E_TRUNCATED_FILE, rec_off < end ? rec_off : end,
+                                "trace ends inside an ETL record");
+            }
+            const char *msg = NULL;
+            gcev_etl_record r;
+            gcev_status st = gcev_etl_record_classify(e->buf + e->pos, 8, &r, &msg);
+            if (st != GCEV_OK) {
+                return etl_fail(err, st, rec_off, msg);
+            }
+            if (r.kind == GCEV_ETL_REC_FILL) {
+                e->pos = used;
+                continue;
+            }
+            if (r.size > used - e->pos) {
+                return etl_fail(err, GCEV_E_FORMAT, rec_off, "ETL record overruns its buffer's used size");
+            }
+            if (r.size > e->have - e->pos) {
+                return etl_fail(err, GCEV_E_TRUNCATED_FILE, rec_off, "trace ends inside an ETL record");
+            }
+            st = etl_record_event(e, &r, ev, rec_off, err);
+            /* Records are 8-byte aligned; r.size <= used - pos keeps this in range. */
+            uint64_t next = (uint64_t)e->pos + (((uint64_t)r.size + 7u) & ~(uint64_t)7u);
+            e->pos = next < used ? (uint32_t)next : used;
+            if (st == GCEV_END) {
+                memset(ev, 0, sizeof *ev);
+                continue;
+            }
+            return st;
+        }
+        if (e->have < e->bh.buffer_size) {
+            /* the padding starts at `used`, unless the input ends before it (a fill marker) */
+            uint64_t pad = e->buf_off + used, end = e->buf_off + e->have;
+            return etl_fail(err, GCEV_E_TRUNCATED_FILE, pad < end ? pad : end,
+                            "trace ends inside an ETL buffer's padding");
+        }
+        gcev_status st = gcev_source_skip(&t->src, e->bh.buffer_size, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+        e->in_buffer = 0;
+    }
+}

@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * EventPipe containers: detection, stream headers, the Trace object and the
+ * framing of the objects/blocks that follow it.
+ *
+ *   NetPerf V1/V2  FastSerialization; events inline in the Trace object, their
+ *                  end found through the forward-reference table at the end of
+ *                  the file (so these need random access: files or memory).
+ *   NetPerf V3     FastSerialization objects: EventBlock (metadata inline).
+ *   NetTrace V4/V5 "Nettrace" + FastSerialization objects: EventBlock,
+ *                  MetadataBlock, StackBlock, SPBlock; V5 = V4 + metadata tags.
+ *   NetTrace V6    "Nettrace" + versioned header, then kind-tagged blocks.
+ *
+ * FastSerialization blocks are "size, padding to a 4-byte file offset, body,
+ * EndObject tag". Unknown object types and V6 block kinds are skipped.
+ */
+#include <gcev/gcev.h>
+#include "gcev_nettrace.h"
+#include "gcev_nettrace_event.h"
+#include "gcev_nettrace_meta.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { TAG_NULL = 1, TAG_BEGIN = 4, TAG_BEGIN_PRIVATE = 5, TAG_END = 6, MAX_TYPE_NAME = 64 };
+
+static const char fs_magic[] = "!FastSerialization.1";
+
+int gcev_nettrace_detect(const uint8_t *head, size_t n)
+{
+    if (n >= 8 && memcmp(head, "Nettrace", 8) == 0) {
+        return 1;
+    }
+    return n >= 24 && gcev_rd_u32le(head) == 20 && memcmp(head + 4, fs_magic, 20) == 0;
+}
+
+/* SYSTEMTIME (UTC) -> FILETIME, 0 when the fields are not a date. */
+static int64_t systemtime_to_filetime(const uint8_t *p)
+{
+    int y = (int16_t)gcev_rd_u16le(p), mo = gcev_rd_u16le(p + 2), d = gcev_rd_u16le(p + 6);
+    int h = gcev_rd_u16le(p + 8), mi = gcev_rd_u16le(p + 10), s = gcev_rd_u16le(p + 12);
+    int ms = gcev_rd_u16le(p + 14);
+    if (y < 1601 || y > 30827 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+        s > 59 || ms > 999) {
+        return 0;
+    }
+    /* Days since 1601-01-01 (proleptic Gregorian), civil-from-days style. */
+    int yy = y - (mo <= 2);
+    int64_t era = yy / 400;
+    int64_t yoe = yy - era * 400;
+    int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    int64_t days = era * 146097 + doe - 584694; /* 1601-01-01 is day 584694 from 0000-03-01 */
+    return (((days * 86400 + h * 3600 + mi * 60 + s) * 1000) + ms) * 10000;
+}
+
+static gcev_status take(gcev_trace *t, size_t n, const uint8_t **v, gcev_error *err)
+{
+    return gcev_source_take(&t->src, n, v, err);
+}
+
+static gcev_status expect_byte(gcev_trace *t, uint8_t want, const char *msg, gcev_error *err)
+{
+    const uint8_t *v;
+    uint64_t at = gcev_source_pos(&t->src);
+    gcev_status st = take(t, 1, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    return v[0] == want ? GCEV_OK : gcev_np_fail(err, GCEV_E_FORMAT, at, msg);
+}
+
+/* A FastSerialization object header: tags, type version, type name. */
+static gcev_status read_type(gcev_trace *t, uint8_t begin, uint32_t *version, char *name,
+                             gcev_error *err)
+{
+    const uint8_t *v;
+    uint64_t at = gcev_source_pos(&t->src);
+    gcev_status st = take(t, 14, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    if (v[0] != begin || v[1] != TAG_NULL) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, at, "malformed object type header");
+    }
+    *version = gcev_rd_u32le(v + 2);
+    uint32_t len = gcev_rd_u32le(v + 10);
+    if (len > MAX_TYPE_NAME) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, at + 10, "object type name too long");
+    }
+    st = take(t, len, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    memcpy(name, v, len);
+    name[len] = '\0';
+    return expect_byte(t, TAG_END, "object type header does not end with EndObject", err);
+}
+
+static void set_clock(gcev_trace *t, const uint8_t *p)
+{
+    t->info.sync_time_utc = systemtime_to_filetime(p);
+    t->info.sync_time_qpc = (int64_t)gcev_rd_u64le(p + 16);
+    t->info.clock_frequency = gcev_rd_u64le(p + 24);
+}
+
+static gcev_status check_pointer_size(gcev_trace *t, uint32_t ps, uint64_t at, gcev_error *err)
+{
+    if (ps != 4 && ps != 8) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, at, "trace pointer size is neither 4 nor 8");
+    }
+    t->info.pointer_size = (uint8_t)ps;
+    return GCEV_OK;
+}
+
+/* NetPerf V1/V2: the end of the inline events is a forward reference resolved
+ * through the table the serializer appends to the file. */
+static gcev_status resolve_forward_ref(gcev_trace *t, uint32_t index, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    const uint8_t *b = t->src.base;
+    uint64_t n = t->src.size;
+    if (!b || t->src.read || t->src.fd >= 0) {
+        return gcev_np_fail(err, GCEV_E_UNSUPPORTED, 0,
+                            "NetPerf V1/V2 needs random access: open it as a file or memory");
+    }
+    if (n < 4) {
+        return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, n, "no forward-reference trailer");
+    }
+    uint32_t trailer = gcev_rd_u32le(b + n - 4);
+    if (trailer > n - 4 || n - trailer < 4) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, n - 4, "bad forward-reference trailer");
+    }
+    uint32_t table = gcev_rd_u32le(b + trailer);
+    if (table > n || n - table < 4) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, trailer, "bad forward-reference table offset");
+    }
+    uint32_t count = gcev_rd_u32le(b + table);
+    if (index >= count || (n - table - 4) / 4 <= index) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, table, "forward reference not in the table");
+    }
+    uint32_t end = gcev_rd_u32le(b + table + 4 + (uint64_t)index * 4);
+    if (end > n || end < gcev_source_pos(&t->src)) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, table, "forward reference outside the events");
+    }
+    np->events_end = end;
+    return GCEV_OK;
+}
+
+static gcev_status open_fastser(gcev_trace *t, int nettrace, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    char name[MAX_TYPE_NAME + 1];
+    uint32_t version;
+    uint64_t at = gcev_source_pos(&t->src);
+    gcev_status st = read_type(t, nettrace ? TAG_BEGIN_PRIVATE : TAG_BEGIN, &version, name, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    if (nettrace) {
+        if (strcmp(name, "Trace") != 0) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, at, "first object is not the Trace object");
+        }
+        if (version != 4) {
+            return gcev_np_fail(err, GCEV_E_UNSUPPORTED, at,
+                                "unsupported NetTrace Trace object version: supported are 4 (V4/V5) and the V6 header");
+        }
+    } else if (strcmp(name, "Trace") == 0 && version == 3) {
+        /* NetPerf V3 */
+    } else if (strcmp(name, "Microsoft.DotNet.Runtime.EventPipeFile") == 0 &&
+               (version == 1 || version == 2)) {
+        /* NetPerf V1/V2 */
+    } else if (strcmp(name, "Trace") == 0 ||
+               strcmp(name, "Microsoft.DotNet.Runtime.EventPipeFile") == 0) {
+        return gcev_np_fail(err, GCEV_E_UNSUPPORTED, at,
+                            "unsupported NetPerf version: supported are 1, 2 and 3");
+    } else {
+        return gcev_np_fail(err, GCEV_E_FORMAT, at, "first object is not the Trace object");
+    }
+    np->version = version;
+    np->netperf = !nettrace;
+    t->info.format = nettrace ? GCEV_FORMAT_NETTRACE : GCEV_FORMAT_NETPERF;
+    t->info.format_version = version;
+    const uint8_t *v;
+    if (version <= 2) {
+        st = take(t, 36, &v, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+        set_clock(t, v + 4);
+        t->info.pointer_size = 8; /* V1/V2 existed only for Linux x64 */
+        t->info.processor_count = 1;
+        return resolve_forward_ref(t, gcev_rd_u32le(v), err);
+    }
+    uint64_t fields_at = gcev_source_pos(&t->src);
+    st = take(t, 48, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    set_clock(t, v);
+    st = check_pointer_size(t, gcev_rd_u32le(v + 32), fields_at + 32, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    t->info.process_id = gcev_rd_u32le(v + 36);
+    t->info.processor_count = gcev_rd_u32le(v + 40);
+    return expect_byte(t, TAG_END, "Trace object does not end with EndObject", err);
+}
+
+/* V6 Trace block: clock, pointer size, then key/value pairs. */
+static gcev_status open_v6_trace_block(gcev_trace *t, np_cur *c, uint64_t off, gcev_error *err)
+{
+    uint32_t ps, kvs;
+    if (!np_has(c, 32)) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, off, "Trace block too small");
+    }
+    set_clock(t, c->p);
+    c->pos = 32;
+    if (!np_u32(c, &ps) || !np_u32(c, &kvs)) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, off + c->pos, "Trace block too small");
+    }
+    gcev_status st = check_pointer_size(t, ps, off + 32, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    for (uint32_t i = 0; i < kvs; i++) {
+        uint32_t kl, vl;
+        if (!np_varu32(c, &kl) || !np_has(c, kl)) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off + c->pos, "malformed Trace block key");
+        }
+        const char *k = (const char *)c->p + c->pos;
+        c->pos += kl;
+        if (!np_varu32(c, &vl) || !np_has(c, vl)) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off + c->pos, "malformed Trace block value");
+        }
+        const uint8_t *val = c->p + c->pos;
+        c->pos += vl;
+        uint64_t num = 0;
+        int isnum = vl > 0 && vl <= 10;
+        for (uint32_t j = 0; isnum && j < vl; j++) {
+            isnum = val[j] >= '0' && val[j] <= '9';
+            num = num * 10 + (uint64_t)(val[j] - '0');
+        }
+        if (!isnum || num > UINT32_MAX) {
+            continue;
+        }
+        if (kl == 9 && memcmp(k, "ProcessId", 9) == 0) {
+            t->info.process_id = (uint32_t)num;
+        } else if (kl == 19 && memcmp(k, "HardwareThreadCount", 19) == 0) {
+            t->info.processor_count = (uint32_t)num;
+        }
+    }
+    return GCEV_OK;
+}
+
+static gcev_status open_v6(gcev_trace *t, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    const uint8_t *v;
+    uint64_t at = gcev_source_pos(&t->src);
+    gcev_status st = take(t, 8, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    uint32_t major = gcev_rd_u32le(v);
+    if (major != 6) {
+        return gcev_np_fail(err, GCEV_E_UNSUPPORTED, at,
+                            "unsupported NetTrace major version: supported are 4, 5 and 6");
+    }
+    np->version = 6;
+    t->info.format = GCEV_FORMAT_NETTRACE;
+    t->info.format_version = 6;
+    at = gcev_source_pos(&t->src);
+    st = take(t, 4, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    uint32_t hdr = gcev_rd_u32le(v);
+    if ((hdr >> 24) != 1) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, at, "first block is not the Trace block");
+    }
+    size_t size = hdr & 0xffffffu;
+    uint64_t body = gcev_source_pos(&t->src);
+    st = take(t, size, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    np_cur c = {v, size, 0};
+    return open_v6_trace_block(t, &c, body, err);
+}
+
+/* Starts iterating an EventBlock / MetadataBlock body (V3: no header). */
+static gcev_status start_event_block(gcev_trace *t, const uint8_t *v, size_t n, uint64_t off,
+                                     int kind, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    size_t skip = 0;
+    np->compressed = 0;
+    if (np->version >= 4) {
+        if (n < 4) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off, "event block header too small");
+        }
+        uint16_t hsize = gcev_rd_u16le(v), flags = gcev_rd_u16le(v + 2);
+        if (hsize < 4 || hsize > n) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off, "bad event block header size");
+        }
+        skip = hsize;
+        np->compressed = flags & 1;
+    }
+    memset(&np->prev, 0, sizeof np->prev); /* delta state restarts with every block */
+    np->blk = v;
+    np->blk_len = n;
+    np->blk_pos = skip;
+    np->blk_off = off;
+    np->blk_is_events = kind;
+    return GCEV_OK;
+}
+
+/* The next FastSerialization object (V3-V5). GCEV_END after the NullReference tag. */
+static gcev_status next_object(gcev_trace *t, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    const uint8_t *v;
+    uint64_t at = gcev_source_pos(&t->src);
+    gcev_status st = take(t, 1, &v, err);
+    if (st == GCEV_E_TRUNCATED_FILE) {
+        return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, at, "trace ends without its end tag");
+    }
+    if (st != GCEV_OK) {
+        return st;
+    }
+    if (v[0] == TAG_NULL) {
+        np->done = 1;
+        return GCEV_END;
+    }
+    uint8_t begin = np->netperf ? TAG_BEGIN : TAG_BEGIN_PRIVATE;
+    if (v[0] != begin) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, at, "expected an object or the end tag");
+    }
+    char name[MAX_TYPE_NAME + 1];
+    uint32_t version;
+    st = read_type(t, begin, &version, name, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    uint64_t size_at = gcev_source_pos(&t->src);
+    st = take(t, 4, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    uint32_t size = gcev_rd_u32le(v);
+    uint64_t pad = (4 - (gcev_source_pos(&t->src) & 3)) & 3;
+    st = gcev_source_skip(&t->src, pad, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    if (size > t->src.max_take) {
+        return gcev_np_fail(err, GCEV_E_LIMIT, size_at, "block larger than the block-size limit");
+    }
+    uint64_t body = gcev_source_pos(&t->src);
+    st = take(t, size, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    np_cur c = {v, size, 0};
+    if (strcmp(name, "EventBlock") == 0) {
+        st = start_event_block(t, v, size, body, 1, err);
+    } else if (strcmp(name, "MetadataBlock") == 0 && np->version >= 4) {
+        st = start_event_block(t, v, size, body, 2, err);
+    } else if (strcmp(name, "StackBlock") == 0 && np->version >= 4) {
+        st = gcev_np_stack_block(t, &c, body, err);
+    } else if (strcmp(name, "SPBlock") == 0 && np->version >= 4) {
+        st = gcev_np_sequence_point(t, &c, body, err);
+    } /* else: an object type this reader does not know; its body is skipped */
+    np->need_end_tag = 1;
+    if (st == GCEV_OK && !np->blk) {
+        np->need_end_tag = 0;
+        st = expect_byte(t, TAG_END, "block does not end with EndObject", err);
+    }
+    return st;
+}
+
+/* The next V6 block. GCEV_END after the EndOfStream block. */
+static gcev_status next_block_v6(gcev_trace *t, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    const uint8_t *v;
+    uint64_t at = gcev_source_pos(&t->src);
+    gcev_status st = take(t, 4, &v, err);
+    if (st != GCEV_OK) {
+        return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, at, "trace ends without its EndOfStream block");
+    }
+    uint32_t hdr = gcev_rd_u32le(v);
+    uint32_t kind = hdr >> 24;
+    size_t size = hdr & 0xffffffu;
+    if (size > t->src.max_take) {
+        return gcev_np_fail(err, GCEV_E_LIMIT, at, "block larger than the block-size limit");
+    }
+    uint64_t body = gcev_source_pos(&t->src);
+    st = take(t, size, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    np_cur c = {v, size, 0};
+    switch (kind) {
+    case 0:
+        np->done = 1;
+        return GCEV_END;
+    case 2:
+        return start_event_block(t, v, size, body, 1, err);
+    case 3:
+        return gcev_np_meta_block_v6(t, &c, body, err);
+    case 4:
+        return gcev_np_sequence_point(t, &c, body, err);
+    case 5:
+        return gcev_np_stack_block(t, &c, body, err);
+    case 6:
+        return gcev_np_thread_block(t, &c, body, err);
+    case 7:
+        return gcev_np_remove_thread_block(t, &c, body, err);
+    case 8:
+        return gcev_np_label_block(t, &c, body, err);
+    default:
+        return GCEV_OK; /* unknown or repeated block kinds are skipped by rule */
+    }
+}
+
+/* NetPerf V1/V2: events inline up to events_end. */
+static gcev_status next_inline(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    while (gcev_source_pos(&t->src) < np->events_end) {
+        uint64_t at = gcev_source_pos(&t->src);
+        const uint8_t *v;
+        size_t got;
+        gcev_status st = gcev_source_peek(&t->src, 4, &v, &got, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+        if (got < 4) {
+            return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, at, "trace ends inside an event");
+        }
+        uint64_t total = 4 + (uint64_t)gcev_rd_u32le(v);
+        if (total > np->events_end - at) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, at, "event overruns the event stream");
+        }
+        st = take(t, (size_t)total, &v, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+        np_cur c = {v, (size_t)total, 0};
+        int is_event = 0;
+        st = gcev_np_event_v3(t, &c, at, ev, &is_event, err);
+        if (st != GCEV_OK || is_event) {
+            return st;
+        }
+    }
+    np->done = 1;
+    return GCEV_END;
+}
+
+static gcev_status nettrace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    if (np->version <= 2) {
+        return np->done ? GCEV_END : next_inline(t, ev, err);
+    }
+    for (;;) {
+        if (np->blk) {
+            gcev_status st = gcev_np_block_next(t, ev, err);
+            if (st != GCEV_END) {
+                return st;
+            }
+            np->blk = NULL;
+            if (np->need_end_tag) {
+                np->need_end_tag = 0;
+                st = expect_byte(t, TAG_END, "block does not end with EndObject", err);
+                if (st != GCEV_OK) {
+                    return st;
+                }
+            }
+        }
+        if (np->done) {
+            return GCEV_END;
+        }
+        gcev_status st = np->version >= 6 ? next_block_v6(t, err) : next_object(t, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+    }
+}
+
+static void nettrace_destroy(gcev_trace *t)
+{
+    gcev_nettrace *np = t->impl;
+    if (np) {
+        gcev_np_meta_free_all(np);
+        gcev_np_event_free_all(np);
+        free(np);
+        t->impl = NULL;
+    }
+}
+
+static const gcev_trace_ops nettrace_ops = {nettrace_next, nettrace_destroy};
+
+gcev_status gcev_nettrace_open(gcev_trace *t, gcev_error *err)
+{
+    gcev_nettrace *np = calloc(1, sizeof *np);
+    if (!np) {
+        return gcev_np_fail(err, GCEV_E_NOMEM, 0, "out of memory");
+    }
+    t->impl = np;
+    t->ops = &nettrace_ops;
+    np->last_seq_index = UINT32_MAX;
+    t->provider_resolved = 1; /* per metadata record, in meta_resolve_provider */
+    t->fills_event = 1;       /* fill_event() writes every member */
+    const uint8_t *v;
+    gcev_status st;
+    int nettrace = 0;
+    size_t got;
+    st = gcev_source_peek(&t->src, 8, &v, &got, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    if (got == 8 && memcmp(v, "Nettrace", 8) == 0) {
+        nettrace = 1;
+        st = take(t, 8, &v, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+    }
+    uint64_t at = gcev_source_pos(&t->src);
+    st = take(t, 4, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    uint32_t len = gcev_rd_u32le(v);
+    if (nettrace && len == 0) {
+        return open_v6(t, err); /* V6: a zero "Reserved" field replaces the FastSerialization header */
+    }
+    if (len != 20) {
+        return gcev_np_fail(err, GCEV_E_UNSUPPORTED, at,
+                            "unknown stream header: supported are NetPerf V1-V3 and NetTrace V4-V6");
+    }
+    st = take(t, 20, &v, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    if (memcmp(v, fs_magic, 20) != 0) {
+        return gcev_np_fail(err, GCEV_E_UNSUPPORTED, at + 4, "unknown serialization header");
+    }
+    st = expect_byte(t, nettrace ? TAG_BEGIN_PRIVATE : TAG_BEGIN, "expected the Trace object", err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    return open_fastser(t, nettrace, err);
+}

@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * EventPipe metadata records: who an event is (provider, id, version, name,
+ * level, keywords, opcode) and, for self-describing EventSource events, the
+ * layout of its payload as a gcev_trace_field tree.
+ *
+ * Three encodings: V1-V5 records are event blobs with UTF-16 strings and
+ * int32 counts (V5 adds tags: opcode and a second "V2Params" field list that
+ * can describe arrays); V1/V2 records start with an older header; V6 rows use
+ * UTF-8 strings, uint16 counts and byte type codes. Runtime providers ship
+ * empty metadata, their layouts come from the compiled schemas.
+ */
+#include "gcev_nettrace_meta.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { NP_MAX_FIELD_DEPTH = 16, NP_MAX_METAS = 1u << 22 };
+
+/* Field-list encodings. */
+enum { FL_V1 = 1, FL_V2PARAMS = 2, FL_V6 = 3 };
+
+/* Type codes with an element type (EventPipe TypeCode values). */
+enum { TC_OBJECT = 1, TC_ARRAY = 19, TC_FIXED_ARRAY = 22, TC_RELLOC = 24, TC_DATALOC = 25 };
+
+static void fields_free(gcev_trace_field *f, uint32_t n)
+{
+    if (!f) {
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        free((char *)f[i].name);
+        fields_free((gcev_trace_field *)f[i].fields, f[i].nfields);
+    }
+    free(f);
+}
+
+static void meta_free(np_meta *m)
+{
+    if (m) {
+        free(m->provider_name);
+        free(m->event_name);
+        fields_free(m->fields, m->nfields);
+        free(m);
+    }
+}
+
+/* UTF-16LE NUL-terminated string at c -> malloc'd UTF-8. 0 on format error / no memory. */
+static int np_utf16z(np_cur *c, char **out)
+{
+    size_t i = c->pos;
+    while (c->n - i >= 2 && (c->p[i] | c->p[i + 1]) != 0) {
+        i += 2;
+    }
+    if (c->n - i < 2) {
+        return 0; /* no terminator before the end of the record */
+    }
+    gcev_utf16 s = {c->p + c->pos, (uint32_t)(i - c->pos)};
+    if (i - c->pos > UINT32_MAX) {
+        return 0;
+    }
+    size_t need = gcev_utf16_to_utf8(s, NULL, 0);
+    char *o = malloc(need + 1);
+    if (!o) {
+        return 0;
+    }
+    gcev_utf16_to_utf8(s, o, need + 1);
+    *out = o;
+    c->pos = i + 2;
+    return 1;
+}
+
+/* varuint32-length-prefixed UTF-8 (V6) -> malloc'd NUL-terminated copy. */
+static int np_utf8(np_cur *c, char **out)
+{
+    uint32_t len;
+    if (!np_varu32(c, &len) || !np_has(c, len)) {
+        return 0;
+    }
+    char *o = malloc((size_t)len + 1);
+    if (!o) {
+        return 0;
+    }
+    memcpy(o, c->p + c->pos, len);
+    o[len] = '\0';
+    c->pos += len;
+    *out = o;
+    return 1;
+}
+
+static int parse_fields(np_cur *c, int mode, int depth, gcev_trace_field **out, uint32_t *nout);
+
+/* A field's type (and element type / nested fields). */
+static int parse_type(np_cur *c, int mode, int depth, gcev_trace_field *f)
+{
+    uint32_t tc;
+    if (mode == FL_V6) {
+        uint8_t b;
+        if (!np_u8(c, &b)) {
+            return 0;
+        }
+        tc = b;
+    } else if (!np_u32(c, &tc)) {
+        return 0;
+    }
+    f->type_code = tc;
+    if (tc == TC_OBJECT) {
+        gcev_trace_field *sub = NULL;
+        uint32_t nsub = 0;
+        if (!parse_fields(c, mode, depth + 1, &sub, &nsub)) {
+            return 0;
+        }
+        f->fields = sub;
+        f->nfields = nsub;
+        return 1;
+    }
+    int has_elem = (tc == TC_ARRAY && mode != FL_V1) ||
+                   (mode == FL_V6 && (tc == TC_FIXED_ARRAY || tc == TC_RELLOC || tc == TC_DATALOC));
+    if (has_elem) {
+        if (depth >= NP_MAX_FIELD_DEPTH) {
+            return 0;
+        }
+        gcev_trace_field elem = {0};
+        if (!parse_type(c, mode, depth + 1, &elem)) {
+            fields_free((gcev_trace_field *)elem.fields, elem.nfields);
+            return 0;
+        }
+        /* An array of structs exposes the element's fields as its own. */
+        f->array_type_code = elem.type_code;
+        f->fields = elem.fields;
+        f->nfields = elem.nfields;
+        if (tc == TC_FIXED_ARRAY && !np_skip(c, 2)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int parse_field(np_cur *c, int mode, int depth, gcev_trace_field *f)
+{
+    char *name = NULL;
+    if (mode == FL_V1) {
+        if (!parse_type(c, mode, depth, f) || !np_utf16z(c, &name)) {
+            return 0;
+        }
+        f->name = name;
+        return 1;
+    }
+    /* V2Params and V6 fields are size-prefixed: parse inside, then skip the rest. */
+    size_t len;
+    if (mode == FL_V2PARAMS) {
+        uint32_t sz;
+        if (!np_u32(c, &sz) || sz < 4) {
+            return 0;
+        }
+        len = sz - 4;
+    } else {
+        uint16_t sz;
+        if (!np_u16(c, &sz)) {
+            return 0;
+        }
+        len = sz;
+    }
+    if (!np_has(c, len)) {
+        return 0;
+    }
+    np_cur sub = {c->p + c->pos, len, 0};
+    c->pos += len;
+    int ok = (mode == FL_V6 ? np_utf8(&sub, &name) : np_utf16z(&sub, &name));
+    if (!ok) {
+        return 0;
+    }
+    f->name = name;
+    return parse_type(&sub, mode, depth, f);
+}
+
+static int parse_fields(np_cur *c, int mode, int depth, gcev_trace_field **out, uint32_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    if (depth > NP_MAX_FIELD_DEPTH) {
+        return 0;
+    }
+    uint32_t count;
+    if (mode == FL_V6) {
+        uint16_t c16;
+        if (!np_u16(c, &c16)) {
+            return 0;
+        }
+        count = c16;
+    } else if (!np_u32(c, &count)) {
+        return 0;
+    }
+    if (count == 0) {
+        return 1;
+    }
+    /* Every field takes at least one byte: a hostile count cannot make us allocate more. */
+    if (count > c->n - c->pos) {
+        return 0;
+    }
+    gcev_trace_field *f = calloc(count, sizeof *f);
+    if (!f) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        if (!parse_field(c, mode, depth, &f[i])) {
+            fields_free(f, i + 1);
+            return 0;
+        }
+    }
+    *out = f;
+    *nout = count;
+    return 1;
+}
+
+/* Resolves the compiled provider once per record (never per event). */
+static void meta_resolve_provider(np_meta *m)
+{
+    if (m->provider_name[0]) {
+        m->provider = gcev_provider_find(m->provider_name);
+    }
+    if (!m->provider && m->has_provider_guid) {
+        m->provider = gcev_provider_find_guid(&m->provider_guid);
+    }
+    if (m->provider && m->provider->has_guid && !m->has_provider_guid) {
+        m->provider_guid = m->provider->guid;
+        m->has_provider_guid = 1;
+    }
+}
+
+static gcev_status meta_add(gcev_nettrace *np, np_meta *m, uint64_t file_off, gcev_error *err)
+{
+    meta_resolve_provider(m);
+    if (np->nmetas >= NP_MAX_METAS) {
+        meta_free(m);
+        return gcev_np_fail(err, GCEV_E_LIMIT, file_off, "too many metadata records");
+    }
+    if (!gcev_reserve((void **)&np->metas, &np->cap_metas, np->nmetas + 1, sizeof *np->metas) ||
+        !gcev_idmap_put(&np->meta_ids, m->id, (uint32_t)np->nmetas)) {
+        meta_free(m);
+        return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
+    }
+    /* A redefined id shadows the old record, which stays alive for buffered events. */
+    np->metas[np->nmetas++] = m;
+    np->last_meta = NULL;
+    return GCEV_OK;
+}
+
+const np_meta *gcev_np_meta_find(gcev_nettrace *np, uint64_t id)
+{
+    if (np->last_meta && np->last_meta_id == id) {
+        return np->last_meta;
+    }
+    uint32_t i = gcev_idmap_get(&np->meta_ids, id);
+    if (i == UINT32_MAX) {
+        return NULL;
+    }
+    np->last_meta = np->metas[i];
+    np->last_meta_id = id;
+    return np->last_meta;
+}
+
+void gcev_np_meta_free_all(gcev_nettrace *np)
+{
+    for (size_t i = 0; i < np->nmetas; i++) {
+        meta_free(np->metas[i]);
+    }
+    free(np->metas);
+    np->metas = NULL;
+    np->nmetas = np->cap_metas = 0;
+    np->last_meta = NULL;
+    gcev_idmap_free(&np->meta_ids);
+}
+
+static np_meta *meta_new(void)
+{
+    np_meta *m = calloc(1, sizeof *m);
+    return m;
+}
+
+static const char meta_bad[] = "malformed metadata record";
+
+/* The header common to V1-V5 after the provider: id, name, keywords, version, level. */
+static int meta_header_v3(np_cur *c, np_meta *m)
+{
+    uint32_t id, ver, level;
+    if (!np_u32(c, &id) || !np_utf16z(c, &m->event_name) || !np_u64(c, &m->keywords) ||
+        !np_u32(c, &ver) || !np_u32(c, &level)) {
+        return 0;
+    }
+    m->event_id = (uint16_t)id;
+    m->version = (uint16_t)ver;
+    m->level = (uint8_t)level;
+    m->has_level = 1;
+    return 1;
+}
+
+gcev_status gcev_np_meta_v5(gcev_trace *t, const uint8_t *p, size_t n, uint64_t file_off,
+                            uint64_t meta_offset, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    np_cur c = {p, n, 0};
+    np_meta *m = meta_new();
+    if (!m) {
+        return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
+    }
+    int ok = 1;
+    if (np->version >= 3) {
+        uint32_t id = 0; /* set by np_u32 when ok */
+        ok = np_u32(&c, &id) && np_utf16z(&c, &m->provider_name) && meta_header_v3(&c, m);
+        m->id = id;
+    } else {
+        m->id = meta_offset;
+        if (np->version == 1) {
+            ok = np_guid(&c, &m->provider_guid);
+            m->has_provider_guid = 1;
+            m->provider_name = calloc(1, 1);
+            ok = ok && m->provider_name;
+        } else {
+            ok = np_utf16z(&c, &m->provider_name);
+        }
+        uint32_t id, ver, mlen;
+        ok = ok && np_u32(&c, &id) && np_u32(&c, &ver) && np_u32(&c, &mlen);
+        if (ok) {
+            m->event_id = (uint16_t)id;
+            m->version = (uint16_t)ver;
+            if (mlen > 0) {
+                ok = meta_header_v3(&c, m); /* repeats id and version, adds the rest */
+            }
+        }
+    }
+    if (ok && !m->event_name) {
+        m->event_name = calloc(1, 1);
+        ok = m->event_name != NULL;
+    }
+    /* Optional V1 field list, then (V5) tags. */
+    if (ok && np_has(&c, 4)) {
+        ok = parse_fields(&c, FL_V1, 0, &m->fields, &m->nfields);
+    }
+    while (ok && c.pos < c.n) {
+        uint32_t tag_len;
+        uint8_t kind;
+        ok = np_u32(&c, &tag_len) && np_u8(&c, &kind) && np_has(&c, tag_len);
+        if (!ok) {
+            break;
+        }
+        np_cur tag = {c.p + c.pos, tag_len, 0};
+        c.pos += tag_len;
+        if (t->info.format_version == 4) {
+            t->info.format_version = 5; /* V5 is only visible through these tags */
+        }
+        if (kind == 1) {
+            ok = np_u8(&tag, &m->opcode);
+            m->has_opcode = 1;
+        } else if (kind == 2) {
+            gcev_trace_field *f2 = NULL;
+            uint32_t n2 = 0;
+            ok = parse_fields(&tag, FL_V2PARAMS, 0, &f2, &n2);
+            if (ok) {
+                /* The V2 list supersedes the V1 one (which is then empty by rule). */
+                fields_free(m->fields, m->nfields);
+                m->fields = f2;
+                m->nfields = n2;
+            }
+        }
+    }
+    if (!ok || !m->provider_name) {
+        meta_free(m);
+        return gcev_np_fail(err, GCEV_E_FORMAT, file_off, meta_bad);
+    }
+    return meta_add(np, m, file_off, err);
+}
+
+/* V6 optional metadata: kind-tagged properties. */
+static int meta_optional_v6(np_cur *c, np_meta *m)
+{
+    uint16_t size;
+    if (!np_u16(c, &size) || !np_has(c, size)) {
+        return 0;
+    }
+    np_cur o = {c->p + c->pos, size, 0};
+    c->pos += size;
+    while (o.pos < o.n) {
+        uint8_t kind;
+        char *a = NULL, *b = NULL;
+        if (!np_u8(&o, &kind)) {
+            return 0;
+        }
+        switch (kind) {
+        case 1:
+            if (!np_u8(&o, &m->opcode)) {
+                return 0;
+            }
+            m->has_opcode = 1;
+            break;
+        case 3:
+            if (!np_u64(&o, &m->keywords)) {
+                return 0;
+            }
+            break;
+        case 4:
+        case 5:
+            if (!np_utf8(&o, &a)) {
+                return 0;
+            }
+            free(a);
+            break;
+        case 6:
+            if (!np_utf8(&o, &a) || !np_utf8(&o, &b)) {
+                free(a);
+                return 0;
+            }
+            free(a);
+            free(b);
+            break;
+        case 7:
+            if (!np_guid(&o, &m->provider_guid)) {
+                return 0;
+            }
+            m->has_provider_guid = 1;
+            break;
+        case 8:
+            if (!np_u8(&o, &m->level)) {
+                return 0;
+            }
+            m->has_level = 1;
+            break;
+        case 9: {
+            uint8_t v;
+            if (!np_u8(&o, &v)) {
+                return 0;
+            }
+            m->version = v;
+            break;
+        }
+        default:
+            /* Unknown kinds have unknown sizes: nothing after them can be read. */
+            return 1;
+        }
+    }
+    return 1;
+}
+
+gcev_status gcev_np_meta_block_v6(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    uint16_t hsize;
+    if (!np_u16(c, &hsize) || !np_skip(c, hsize)) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, file_off + c->pos, "malformed metadata block header");
+    }
+    while (c->pos < c->n) {
+        uint64_t row_off = file_off + c->pos;
+        uint16_t size;
+        if (!np_u16(c, &size) || !np_has(c, size)) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, row_off, "metadata row overruns its block");
+        }
+        np_cur r = {c->p + c->pos, size, 0};
+        c->pos += size;
+        np_meta *m = meta_new();
+        if (!m) {
+            return gcev_np_fail(err, GCEV_E_NOMEM, row_off, "out of memory");
+        }
+        uint32_t id, eid;
+        int ok = np_varu32(&r, &id) && np_utf8(&r, &m->provider_name) && np_varu32(&r, &eid) &&
+                 np_utf8(&r, &m->event_name) && parse_fields(&r, FL_V6, 0, &m->fields, &m->nfields) &&
+                 meta_optional_v6(&r, m);
+        if (!ok) {
+            meta_free(m);
+            return gcev_np_fail(err, GCEV_E_FORMAT, row_off, meta_bad);
+        }
+        m->id = id;
+        m->event_id = (uint16_t)eid;
+        gcev_status st = meta_add(np, m, row_off, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+    }
+    return GCEV_OK;
+}

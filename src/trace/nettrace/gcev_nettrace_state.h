@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * State of the EventPipe reader (.netperf V1-V3, .nettrace V4-V6), shared by its
+ * three units: gcev_nettrace.c frames objects/blocks, gcev_nettrace_event.c
+ * decodes event headers, stacks, label lists and sequence numbers, and
+ * gcev_nettrace_meta.c parses metadata records into field trees. Header only:
+ * the bounded block cursor and the data the units share, no functions of theirs.
+ */
+#ifndef GCEV_NETTRACE_STATE_H
+#define GCEV_NETTRACE_STATE_H
+
+#include "gcev_error.h"
+#include "gcev_idmap.h"
+#include "gcev_read.h"
+#include "gcev_trace_core.h"
+#include "gcev_vec.h"
+
+static inline gcev_status gcev_np_fail(gcev_error *err, gcev_status code, uint64_t offset,
+                                       const char *msg)
+{
+    return gcev_error_set(err, code, offset, NULL, msg);
+}
+
+/* ---- bounded cursor over one block (offsets relative to the block) ---- */
+
+typedef struct np_cur {
+    const uint8_t *p;
+    size_t n;
+    size_t pos;
+} np_cur;
+
+static inline int np_has(const np_cur *c, size_t k) { return c->n - c->pos >= k; }
+
+static inline int np_u8(np_cur *c, uint8_t *v)
+{
+    if (!np_has(c, 1)) {
+        return 0;
+    }
+    *v = c->p[c->pos++];
+    return 1;
+}
+
+static inline int np_u16(np_cur *c, uint16_t *v)
+{
+    if (!np_has(c, 2)) {
+        return 0;
+    }
+    *v = gcev_rd_u16le(c->p + c->pos);
+    c->pos += 2;
+    return 1;
+}
+
+static inline int np_u32(np_cur *c, uint32_t *v)
+{
+    if (!np_has(c, 4)) {
+        return 0;
+    }
+    *v = gcev_rd_u32le(c->p + c->pos);
+    c->pos += 4;
+    return 1;
+}
+
+static inline int np_u64(np_cur *c, uint64_t *v)
+{
+    if (!np_has(c, 8)) {
+        return 0;
+    }
+    *v = gcev_rd_u64le(c->p + c->pos);
+    c->pos += 8;
+    return 1;
+}
+
+static inline int np_guid(np_cur *c, gcev_guid *g)
+{
+    if (!np_has(c, 16)) {
+        return 0;
+    }
+    *g = gcev_guid_load(c->p + c->pos);
+    c->pos += 16;
+    return 1;
+}
+
+static inline int np_skip(np_cur *c, size_t k)
+{
+    if (!np_has(c, k)) {
+        return 0;
+    }
+    c->pos += k;
+    return 1;
+}
+
+/* LEB128 as EventPipe writes it: at most 10 bytes; bits past 64 are a format error. */
+static inline int np_varu64(np_cur *c, uint64_t *v)
+{
+    if (c->n - c->pos >= 10) { /* fast path: no per-byte bounds check */
+        const uint8_t *p = c->p + c->pos;
+        uint64_t r = 0;
+        for (unsigned i = 0; i < 10; i++) {
+            uint8_t b = p[i];
+            if (i == 9 && (b & 0x7e)) {
+                return 0;
+            }
+            r |= (uint64_t)(b & 0x7f) << (7 * i);
+            if (!(b & 0x80)) {
+                c->pos += i + 1;
+                *v = r;
+                return 1;
+            }
+        }
+        return 0;
+    }
+    uint64_t r = 0;
+    for (unsigned shift = 0; shift < 70; shift += 7) {
+        uint8_t b;
+        if (!np_u8(c, &b)) {
+            return 0;
+        }
+        if (shift == 63 && (b & 0x7e)) {
+            return 0;
+        }
+        r |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = r;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline int np_varu32(np_cur *c, uint32_t *v)
+{
+    uint64_t x;
+    if (!np_varu64(c, &x) || x > UINT32_MAX) {
+        return 0;
+    }
+    *v = (uint32_t)x;
+    return 1;
+}
+
+/* ---- metadata ---- */
+
+typedef struct np_meta {
+    uint64_t id;
+    char *provider_name;       /* UTF-8, never NULL */
+    gcev_guid provider_guid;
+    uint8_t has_provider_guid;
+    const gcev_provider *provider;
+    uint16_t event_id;
+    uint16_t version;
+    char *event_name;          /* UTF-8, never NULL */
+    uint64_t keywords;
+    uint8_t opcode, level, has_opcode, has_level;
+    uint32_t nfields;
+    gcev_trace_field *fields;
+} np_meta;
+
+/* ---- V6 label lists (only what the event record exposes) ---- */
+
+typedef struct np_labels {
+    gcev_guid activity, related;
+    uint64_t keywords;
+    uint8_t has_activity, has_related, has_keywords;
+    uint8_t has_opcode, opcode, has_level, level, has_version, version;
+} np_labels;
+
+typedef struct np_thread {     /* V6 thread table row */
+    uint64_t os_tid, os_pid;
+    uint8_t has_tid, has_pid;
+} np_thread;
+
+typedef struct np_seq {        /* per capture thread */
+    uint64_t capture;
+    uint32_t last;
+} np_seq;
+
+typedef struct gcev_nettrace {
+    uint32_t version;          /* 1..6 */
+    int netperf;               /* FastSerialization without the Nettrace magic */
+    int done;
+    /* current block */
+    const uint8_t *blk;
+    size_t blk_len;
+    size_t blk_pos;
+    uint64_t blk_off;          /* file offset of blk[0] */
+    int blk_is_events;         /* 1 events, 2 metadata (V4/V5) */
+    int compressed;
+    int need_end_tag;          /* FastSerialization: EndObject after the block */
+    uint64_t events_end;       /* NetPerf V1/V2: end of the inline events */
+    /* compressed-header state, reset per block */
+    struct {
+        uint32_t meta_id, seq, proc, stack_id, payload_size, label_id;
+        uint64_t capture, tid, ts;
+        gcev_guid act, rel;
+    } prev;
+    /* metadata */
+    np_meta **metas;
+    size_t nmetas, cap_metas;
+    gcev_idmap meta_ids;
+    /* last looked-up metadata (consecutive events mostly share it); reset by meta_add */
+    const np_meta *last_meta;
+    uint64_t last_meta_id;
+    /* stacks since the last sequence point (copied: blocks are transient) */
+    uint8_t *stack_bytes;
+    size_t stack_used, stack_cap;
+    struct np_stack { size_t off; uint32_t len; } *stacks;
+    size_t nstacks, cap_stacks;
+    gcev_idmap stack_ids;
+    /* ids [run_first, run_first + run_count) of the newest stack block sit at
+     * stacks[run_base...]: most events refer to it, so they skip the map */
+    uint32_t run_first, run_count;
+    size_t run_base;
+    /* V6 label lists since the last sequence point */
+    np_labels *labels;
+    size_t nlabels, cap_labels;
+    gcev_idmap label_ids;
+    /* V6 threads */
+    np_thread *threads;
+    size_t nthreads, cap_threads;
+    gcev_idmap thread_ids;
+    /* sequence numbers per capture thread */
+    np_seq *seqs;
+    size_t nseqs, cap_seqs;
+    gcev_idmap seq_ids;
+    /* last capture thread seen (consecutive events mostly share it) */
+    uint64_t last_seq_capture;
+    uint32_t last_seq_index;    /* UINT32_MAX = none */
+} gcev_nettrace;
+
+#endif
