@@ -17,7 +17,7 @@ static void on_heap_stats(gcev_stats *s, const gcev_gc_heap_stats *e, uint64_t t
     if (s->last_ended >= 0 && !(s->gcs[s->last_ended].present & GCEV_STATS_GC_HAS_HEAP_STATS)) {
         g = &s->gcs[s->last_ended];
     } else {
-        g = stats_current_gc(s, tid);
+        g = gcev_stats_current_gc(s, tid);
     }
     if (!g) {
         return;
@@ -70,7 +70,7 @@ static void on_heap_stats(gcev_stats *s, const gcev_gc_heap_stats *e, uint64_t t
 
 static void on_per_heap_history(gcev_stats *s, const gcev_gc_per_heap_history *e, uint64_t tid)
 {
-    gcev_stats_gc *g = stats_current_gc(s, tid);
+    gcev_stats_gc *g = gcev_stats_current_gc(s, tid);
     if (!g) {
         return;
     }
@@ -102,7 +102,7 @@ static void on_per_heap_history(gcev_stats *s, const gcev_gc_per_heap_history *e
 
 static void on_global_heap_history(gcev_stats *s, const gcev_gc_global_heap_history *e, uint64_t tid)
 {
-    gcev_stats_gc *g = stats_current_gc(s, tid);
+    gcev_stats_gc *g = gcev_stats_current_gc(s, tid);
     if (!g) {
         return;
     }
@@ -128,7 +128,7 @@ static void on_global_heap_history(gcev_stats *s, const gcev_gc_global_heap_hist
  */
 static void on_mark(gcev_stats *s, const gcev_gc_mark_with_type *e, double ms, uint64_t tid)
 {
-    gcev_stats_gc *g = stats_current_gc(s, tid);
+    gcev_stats_gc *g = gcev_stats_current_gc(s, tid);
     if (!g) {
         return;
     }
@@ -157,7 +157,7 @@ static void on_mark(gcev_stats *s, const gcev_gc_mark_with_type *e, double ms, u
 
 static void on_pin(gcev_stats *s, const gcev_pin_object_at_gc_time *e, uint64_t tid)
 {
-    gcev_stats_gc *g = stats_current_gc(s, tid);
+    gcev_stats_gc *g = gcev_stats_current_gc(s, tid);
     if (g) {
         g->pinned_events++;
         g->pinned_bytes += e->object_size;
@@ -166,7 +166,7 @@ static void on_pin(gcev_stats *s, const gcev_pin_object_at_gc_time *e, uint64_t 
 
 static void on_loh_compact(gcev_stats *s, const gcev_gcloh_compact *e, uint64_t tid)
 {
-    gcev_stats_gc *g = stats_current_gc(s, tid);
+    gcev_stats_gc *g = gcev_stats_current_gc(s, tid);
     if (!g && s->last_ended >= 0) {
         g = &s->gcs[s->last_ended];
     }
@@ -188,7 +188,7 @@ static void on_loh_compact(gcev_stats *s, const gcev_gcloh_compact *e, uint64_t 
     }
 }
 
-int stats_heap_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid)
+int gcev_stats_heap_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid)
 {
     switch (ev->desc->family) {
     case GCEV_FAMILY_GC_HEAP_STATS:

@@ -5,33 +5,10 @@
 
 #include <gcev/gcev_stats.h>
 
+#include "gcev_stats_table.h"
+
 /* Server GC runs one heap per core; beyond this many heaps mark times are not split per heap. */
 enum { STATS_MARK_HEAPS = 256 };
-
-/*
- * A live-object table keyed by a 64-bit id (segment address, handle id):
- * open addressing with linear probing and backward-shift deletion, so there
- * are no tombstones and lookups stay short however many pairs come and go.
- * Values are fixed-size records copied in; growth doubles up to `limit` entries.
- */
-typedef struct stats_table {
-    uint64_t *keys;
-    uint8_t *used;
-    unsigned char *vals;
-    size_t val_size;
-    size_t cap;   /* power of two, or 0 */
-    size_t n;
-    size_t limit; /* most live entries kept */
-} stats_table;
-
-void stats_table_init(stats_table *t, size_t val_size, size_t limit);
-void stats_table_free(stats_table *t);
-/* 1 inserted/replaced, 0 table at its limit, -1 out of memory. */
-int stats_table_put(stats_table *t, uint64_t key, const void *val);
-/* 1 when the key was there (removed), else 0. */
-int stats_table_remove(stats_table *t, uint64_t key);
-/* Copies the live values into a new malloc'ed array sorted with cmp (NULL on OOM). */
-void *stats_table_sorted(const stats_table *t, int (*cmp)(const void *, const void *));
 
 /*
  * A suspension in progress (SuspendEEBegin seen, RestartEEEnd not yet), per
@@ -86,26 +63,28 @@ struct gcev_stats {
 };
 
 /* gcev_stats_model.c: the GC state machine (start/end/suspend/restart). */
-gcev_status stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid);
+gcev_status gcev_stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid);
+
+/* gcev_stats_state.c */
 /*
  * The GC that per-GC detail events (histories, marks, pins) of thread tid
  * belong to, or NULL: the open GC started by that thread (a BGC thread keeps
  * marking while a foreground GC runs on another), else the innermost open GC
  * (server GC heaps log from their own threads).
  */
-gcev_stats_gc *stats_current_gc(gcev_stats *s, uint64_t tid);
+gcev_stats_gc *gcev_stats_current_gc(gcev_stats *s, uint64_t tid);
 
 /* gcev_stats_heap.c: per-GC detail events. Each returns 1 when it used the event. */
-int stats_heap_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid);
+int gcev_stats_heap_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid);
 
 /* gcev_stats_survived.c: AppDomainMemSurvived after the last full blocking GC. */
-gcev_status stats_survived_event(gcev_stats *s, const gcev_app_domain_mem_survived *e);
+gcev_status gcev_stats_survived_event(gcev_stats *s, const gcev_app_domain_mem_survived *e);
 
 /* gcev_stats_lifetimes.c: segments and handles (and dispatch of AppDomainMemSurvived). */
-gcev_status stats_lifetime_event(gcev_stats *s, const gcev_event *ev, double ms);
-gcev_status stats_lifetimes_finish(gcev_stats *s);
+gcev_status gcev_stats_lifetime_event(gcev_stats *s, const gcev_event *ev, double ms);
+gcev_status gcev_stats_lifetimes_finish(gcev_stats *s);
 
 /* gcev_stats_summary.c */
-void stats_summary_finish(gcev_stats *s);
+void gcev_stats_summary_finish(gcev_stats *s);
 
 #endif

@@ -19,74 +19,6 @@ enum { SUSPEND_FOR_GC = 1, SUSPEND_FOR_GC_PREP = 6 };
 /* How far back GCEnd looks for its GCStart: only a few GCs can be open at once. */
 enum { END_SEARCH = 16 };
 
-gcev_status gcev_stats_create(const gcev_stats_options *opts, gcev_stats **out)
-{
-    if (!out) {
-        return GCEV_E_INVALID_ARG;
-    }
-    *out = NULL;
-    gcev_stats *s = calloc(1, sizeof *s);
-    if (!s) {
-        return GCEV_E_NOMEM;
-    }
-    if (opts) {
-        s->opts = *opts;
-    }
-    if (!s->opts.max_segments) {
-        s->opts.max_segments = 65536;
-    }
-    if (!s->opts.max_handles) {
-        s->opts.max_handles = 1048576;
-    }
-    if (!s->opts.max_app_domains) {
-        s->opts.max_app_domains = 256;
-    }
-    s->bgc = s->open_inner = s->last_ended = s->mark_gc = -1;
-    stats_table_init(&s->segments, sizeof(gcev_stats_segment), s->opts.max_segments);
-    stats_table_init(&s->handles, sizeof(gcev_stats_handle), s->opts.max_handles);
-    *out = s;
-    return GCEV_OK;
-}
-
-void gcev_stats_free(gcev_stats *s)
-{
-    if (!s) {
-        return;
-    }
-    stats_table_free(&s->segments);
-    stats_table_free(&s->handles);
-    free(s->live_segments);
-    free(s->live_handles);
-    free(s->ads);
-    free(s->gcs);
-    free(s);
-}
-
-gcev_stats_gc *stats_current_gc(gcev_stats *s, uint64_t tid)
-{
-    if (s->bgc >= 0 && s->bgc != s->open_inner && s->gcs[s->bgc].thread_id == tid) {
-        return &s->gcs[s->bgc];
-    }
-    if (s->open_inner >= 0) {
-        return &s->gcs[s->open_inner];
-    }
-    return s->bgc >= 0 ? &s->gcs[s->bgc] : NULL;
-}
-
-static void note_time(gcev_stats *s, double ms)
-{
-    if (!s->have_time) {
-        s->sum.first_ms = s->sum.last_ms = ms;
-        s->have_time = 1;
-    }
-    if (ms < s->sum.first_ms) {
-        s->sum.first_ms = ms;
-    }
-    if (ms > s->sum.last_ms) {
-        s->sum.last_ms = ms;
-    }
-}
-
 static int is_gc_reason(const stats_suspension *p)
 {
     return p->has_reason && (p->reason == SUSPEND_FOR_GC || p->reason == SUSPEND_FOR_GC_PREP);
@@ -297,7 +229,7 @@ static void on_allocation_tick(gcev_stats *s, const gcev_gc_allocation_tick *e)
     s->alloc_since_gc += amount;
 }
 
-gcev_status stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid)
+gcev_status gcev_stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid)
 {
     switch (ev->desc->family) {
     case GCEV_FAMILY_GC_START:
@@ -320,100 +252,5 @@ gcev_status stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, ui
     default:
         break;
     }
-    return GCEV_OK;
-}
-
-gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double ms,
-                                   uint64_t thread_id)
-{
-    if (!s || !ev || !ev->desc || s->finished) {
-        return GCEV_E_INVALID_ARG;
-    }
-    note_time(s, ms);
-    s->sum.events++;
-    s->sum.gc_events++;
-    if (ev->desc->family < GCEV_FAMILY_COUNT_) {
-        s->family_counts[ev->desc->family]++;
-    }
-    gcev_status st = stats_model_event(s, ev, ms, thread_id);
-    if (st == GCEV_OK && !stats_heap_event(s, ev, ms, thread_id)) {
-        st = stats_lifetime_event(s, ev, ms);
-    }
-    return st;
-}
-
-gcev_status gcev_stats_add(gcev_stats *s, const gcev_stats_input *in)
-{
-    if (!s || !in || s->finished) {
-        return GCEV_E_INVALID_ARG;
-    }
-    gcev_status st = GCEV_E_UNKNOWN_EVENT;
-    const gcev_event_desc *d =
-        in->provider ? gcev_event_desc_resolve(in->provider, in->event_id, in->version, &st) : NULL;
-    if (!d) {
-        /* not a GC event: it only tells how long the trace is */
-        note_time(s, in->ms);
-        s->sum.events++;
-        return GCEV_OK;
-    }
-    gcev_input di = {in->provider, in->event_id, in->version, in->pointer_size, in->payload,
-                     in->payload_size};
-    gcev_event ev;
-    st = gcev_decode(&di, &ev, NULL);
-    if (st != GCEV_OK) {
-        note_time(s, in->ms);
-        s->sum.events++;
-        s->sum.decode_errors++;
-        return st;
-    }
-    return gcev_stats_add_decoded(s, &ev, in->ms, in->thread_id);
-}
-
-gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_event *ev)
-{
-    if (!s || !ev) {
-        return GCEV_E_INVALID_ARG;
-    }
-    gcev_stats_input in = {ev->provider, ev->event_id, ev->version, ev->pointer_size,
-                           ev->payload, ev->payload_size, ev->ms, ev->thread_id};
-    return gcev_stats_add(s, &in);
-}
-
-void gcev_stats_note_dropped(gcev_stats *s, uint64_t count, double ms)
-{
-    if (!s || !count) {
-        return;
-    }
-    s->sum.dropped_events += count;
-    /* The lost events may have belonged to any GC open at `ms` or ending after
-     * it (time order across threads is only approximate), or to the GC that
-     * just ended and still awaits its HeapStats. */
-    size_t stop = s->ngcs > END_SEARCH ? s->ngcs - END_SEARCH : 0;
-    for (size_t i = s->ngcs; i-- > stop;) {
-        gcev_stats_gc *g = &s->gcs[i];
-        int open = !(g->present & GCEV_STATS_GC_HAS_END) || g->end_ms >= ms;
-        int awaiting = (long)i == s->last_ended && !(g->present & GCEV_STATS_GC_HAS_HEAP_STATS);
-        if (open || awaiting) {
-            g->flags |= GCEV_STATS_GC_INCOMPLETE;
-        }
-    }
-}
-
-gcev_status gcev_stats_finish(gcev_stats *s)
-{
-    if (!s) {
-        return GCEV_E_INVALID_ARG;
-    }
-    if (s->finished) {
-        return GCEV_OK;
-    }
-    /* A suspension still open has no RestartEEEnd: its pause stays unknown. */
-    memset(s->susp, 0, sizeof s->susp);
-    gcev_status st = stats_lifetimes_finish(s);
-    if (st != GCEV_OK) {
-        return st;
-    }
-    stats_summary_finish(s);
-    s->finished = 1;
     return GCEV_OK;
 }

@@ -56,7 +56,7 @@ static void add_to_generation(gcev_stats_gen_summary *gs, const gcev_stats_gc *g
     }
 }
 
-void stats_summary_finish(gcev_stats *s)
+void gcev_stats_summary_finish(gcev_stats *s)
 {
     gcev_stats_summary *sum = &s->sum;
     resolve_trace_wide_bits(s);

@@ -17,7 +17,7 @@ static int is_full_blocking(const gcev_stats_gc *g)
            !((g->present & GCEV_STATS_GC_HAS_TYPE) && g->type == GCEV_STATS_BACKGROUND);
 }
 
-gcev_status stats_survived_event(gcev_stats *s, const gcev_app_domain_mem_survived *e)
+gcev_status gcev_stats_survived_event(gcev_stats *s, const gcev_app_domain_mem_survived *e)
 {
     if (s->last_ended < 0 || !is_full_blocking(&s->gcs[s->last_ended])) {
         return GCEV_OK;

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The entry points that take events: each event goes to the GC state machine
+ * (gcev_stats_model.c), then to the per-GC detail events (gcev_stats_heap.c) or
+ * the lifetimes; finishing closes the lifetimes and computes the summaries.
+ */
+#include <string.h>
+
+#include "gcev_stats_internal.h"
+
+/* How far back a drop notice looks for open GCs: only a few GCs can be open at once. */
+enum { DROP_SEARCH = 16 };
+
+static void note_time(gcev_stats *s, double ms)
+{
+    if (!s->have_time) {
+        s->sum.first_ms = s->sum.last_ms = ms;
+        s->have_time = 1;
+    }
+    if (ms < s->sum.first_ms) {
+        s->sum.first_ms = ms;
+    }
+    if (ms > s->sum.last_ms) {
+        s->sum.last_ms = ms;
+    }
+}
+
+gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double ms,
+                                   uint64_t thread_id)
+{
+    if (!s || !ev || !ev->desc || s->finished) {
+        return GCEV_E_INVALID_ARG;
+    }
+    note_time(s, ms);
+    s->sum.events++;
+    s->sum.gc_events++;
+    if (ev->desc->family < GCEV_FAMILY_COUNT_) {
+        s->family_counts[ev->desc->family]++;
+    }
+    gcev_status st = gcev_stats_model_event(s, ev, ms, thread_id);
+    if (st == GCEV_OK && !gcev_stats_heap_event(s, ev, ms, thread_id)) {
+        st = gcev_stats_lifetime_event(s, ev, ms);
+    }
+    return st;
+}
+
+gcev_status gcev_stats_add(gcev_stats *s, const gcev_stats_input *in)
+{
+    if (!s || !in || s->finished) {
+        return GCEV_E_INVALID_ARG;
+    }
+    gcev_status st = GCEV_E_UNKNOWN_EVENT;
+    const gcev_event_desc *d =
+        in->provider ? gcev_event_desc_resolve(in->provider, in->event_id, in->version, &st) : NULL;
+    if (!d) {
+        /* not a GC event: it only tells how long the trace is */
+        note_time(s, in->ms);
+        s->sum.events++;
+        return GCEV_OK;
+    }
+    gcev_input di = {in->provider, in->event_id, in->version, in->pointer_size, in->payload,
+                     in->payload_size};
+    gcev_event ev;
+    st = gcev_decode(&di, &ev, NULL);
+    if (st != GCEV_OK) {
+        note_time(s, in->ms);
+        s->sum.events++;
+        s->sum.decode_errors++;
+        return st;
+    }
+    return gcev_stats_add_decoded(s, &ev, in->ms, in->thread_id);
+}
+
+gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_event *ev)
+{
+    if (!s || !ev) {
+        return GCEV_E_INVALID_ARG;
+    }
+    gcev_stats_input in = {ev->provider, ev->event_id, ev->version, ev->pointer_size,
+                           ev->payload, ev->payload_size, ev->ms, ev->thread_id};
+    return gcev_stats_add(s, &in);
+}
+
+void gcev_stats_note_dropped(gcev_stats *s, uint64_t count, double ms)
+{
+    if (!s || !count) {
+        return;
+    }
+    s->sum.dropped_events += count;
+    /* The lost events may have belonged to any GC open at `ms` or ending after
+     * it (time order across threads is only approximate), or to the GC that
+     * just ended and still awaits its HeapStats. */
+    size_t stop = s->ngcs > DROP_SEARCH ? s->ngcs - DROP_SEARCH : 0;
+    for (size_t i = s->ngcs; i-- > stop;) {
+        gcev_stats_gc *g = &s->gcs[i];
+        int open = !(g->present & GCEV_STATS_GC_HAS_END) || g->end_ms >= ms;
+        int awaiting = (long)i == s->last_ended && !(g->present & GCEV_STATS_GC_HAS_HEAP_STATS);
+        if (open || awaiting) {
+            g->flags |= GCEV_STATS_GC_INCOMPLETE;
+        }
+    }
+}
+
+gcev_status gcev_stats_finish(gcev_stats *s)
+{
+    if (!s) {
+        return GCEV_E_INVALID_ARG;
+    }
+    if (s->finished) {
+        return GCEV_OK;
+    }
+    /* A suspension still open has no RestartEEEnd: its pause stays unknown. */
+    memset(s->susp, 0, sizeof s->susp);
+    gcev_status st = gcev_stats_lifetimes_finish(s);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    gcev_stats_summary_finish(s);
+    s->finished = 1;
+    return GCEV_OK;
+}
