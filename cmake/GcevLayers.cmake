@@ -4,11 +4,14 @@
 # a layer it may not use does not compile: that is how the layer rule of
 # doc/ARCHITECTURE.md is enforced. Every layer sees the public headers.
 #
-#   gcev_layer(<name> SOURCES <files...> [USES <folders under src/...>])
+#   gcev_layer(<name> [PUBLIC_API_ONLY] SOURCES <files...> [USES <folders under src/...>])
+#
+# PUBLIC_API_ONLY: the layer sees only include/gcev (stats); the architecture
+# check then also refuses any call of a symbol libgcev does not export.
 #
 # The objects of every layer go into libgcev (src/CMakeLists.txt).
 function(gcev_layer name)
-  cmake_parse_arguments(PARSE_ARGV 1 L "" "" "SOURCES;USES")
+  cmake_parse_arguments(PARSE_ARGV 1 L "PUBLIC_API_ONLY" "" "SOURCES;USES")
   set(target gcev_${name})
   add_library(${target} OBJECT ${L_SOURCES})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
@@ -24,5 +27,15 @@ function(gcev_layer name)
   gcev_warnings(${target})
   set_property(GLOBAL APPEND PROPERTY GCEV_LAYER_TARGETS ${target})
   # the layer test (tests/arch) reads each layer's folder and allowed folders
-  set_property(GLOBAL APPEND PROPERTY GCEV_LAYER_RULES "${name}=${CMAKE_CURRENT_SOURCE_DIR}:${L_USES}")
+  set(allowed)
+  foreach(u IN LISTS L_USES)
+    string(APPEND allowed " ${GCEV_SOURCE_ROOT}/src/${u}")
+  endforeach()
+  if(L_PUBLIC_API_ONLY)
+    set(pub 1)
+  else()
+    set(pub 0)
+  endif()
+  set_property(GLOBAL APPEND_STRING PROPERTY GCEV_LAYER_PLAN
+    "layer ${name} ${CMAKE_CURRENT_SOURCE_DIR} ${pub}${allowed}\nobj ${name} $<JOIN:$<TARGET_OBJECTS:${target}>,\nobj ${name} >\n")
 endfunction()

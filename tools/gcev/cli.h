@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The gcev command-line tool: one file per subcommand, on the public API only. */
+/* Helpers shared by the subcommands of the gcev command-line tool (public API only). */
 #ifndef GCEV_CLI_H
 #define GCEV_CLI_H
 
@@ -8,13 +8,6 @@
 
 /* Exit statuses shared by every subcommand. */
 enum { GCEV_EXIT_OK = 0, GCEV_EXIT_TRACE_ERROR = 1, GCEV_EXIT_USAGE = 2 };
-
-/* Each takes argv[0] = the subcommand name and returns the exit status. */
-int gcev_cmd_decode(int argc, char **argv);
-int gcev_cmd_schema(int argc, char **argv);
-int gcev_cmd_count(int argc, char **argv);
-int gcev_cmd_dump(int argc, char **argv);
-int gcev_cmd_stats(int argc, char **argv);
 
 /* "gcev <cmd>: <message>" on stderr; returns GCEV_EXIT_USAGE. */
 int gcev_cli_fail(const char *cmd, const char *fmt, ...);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "cli_trace.h"
 
 typedef struct count_row {

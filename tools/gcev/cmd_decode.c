@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 
 static int hexval(int c)
 {

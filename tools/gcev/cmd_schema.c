@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 
 static int ieq(const char *a, const char *b)
 {

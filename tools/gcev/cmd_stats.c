@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "cli_trace.h"
 #include "stats_out.h"
 
