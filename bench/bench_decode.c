@@ -33,8 +33,8 @@ typedef struct mix {
     size_t bytes;
 } mix;
 
-static void mix_add(mix *m, const gcev_provider *p, uint16_t id, uint16_t version, uint8_t ps, const uint8_t *data,
-                    size_t size)
+static void mix_add(mix *m, const gcev_provider *p, uint16_t id, uint16_t version, uint8_t ps,
+                    const uint8_t *data, size_t size)
 {
     if (m->n == m->cap) {
         m->cap = m->cap ? m->cap * 2 : 256;
@@ -73,8 +73,9 @@ static int load_fixtures(mix *m, const char *path)
         const char *v = strstr(line, "\"version\": ");
         const char *s = strstr(line, "\"pointer_size\": ");
         const char *h = strstr(line, "\"payload_hex\": \"");
-        if (!p || !i || !v || !s || !h || sscanf(p + 13, "%127[^\"]", prov) != 1 || sscanf(i + 6, "%u", &id) != 1 ||
-            sscanf(v + 11, "%u", &ver) != 1 || sscanf(s + 16, "%u", &ps) != 1) {
+        if (!p || !i || !v || !s || !h || sscanf(p + 13, "%127[^\"]", prov) != 1 ||
+            sscanf(i + 6, "%u", &id) != 1 || sscanf(v + 11, "%u", &ver) != 1 ||
+            sscanf(s + 16, "%u", &ps) != 1) {
             continue;
         }
         size_t n = 0;
@@ -92,7 +93,7 @@ static void synthetic_fixed(mix *m)
 {
     static const struct {
         uint16_t id, version, weight;
-    } kinds[] = {{3, 1, 12}, {7, 1, 12}, {8, 1, 12}, {9, 1, 12}, {1, 2, 1}, {2, 1, 1},
+    } kinds[] = {{3, 1, 12}, {7, 1, 12}, {8, 1, 12},  {9, 1, 12},  {1, 2, 1}, {2, 1, 1},
                  {35, 0, 1}, {23, 0, 8}, {202, 0, 4}, {205, 2, 1}, {4, 2, 1}};
     for (int rep = 0; rep < 64; rep++) {
         for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
@@ -183,7 +184,10 @@ static double time_pass(uint64_t (*fn)(const mix *), const mix *m, double budget
 }
 
 static uint8_t copy_dst[1 << 16];
-static uint64_t memcpy_pass(const mix *m) { return memcpy_loop(m, copy_dst); }
+static uint64_t memcpy_pass(const mix *m)
+{
+    return memcpy_loop(m, copy_dst);
+}
 
 static void report(const char *label, const mix *m, double budget)
 {
@@ -222,7 +226,8 @@ int main(int argc, char **argv)
         for (long i = 0; i < loop_only; i++) {
             sink += decode_loop(&fixed);
         }
-        printf("%ld passes x %zu fixed-size events = %ld decodes\n", loop_only, fixed.n, loop_only * (long)fixed.n);
+        printf("%ld passes x %zu fixed-size events = %ld decodes\n", loop_only, fixed.n,
+               loop_only * (long)fixed.n);
         return 0;
     }
     printf("ratios: memcpy/decode = time of memcpy of the same bytes / time of decode (1.0 = memory speed);\n"
@@ -256,9 +261,10 @@ int main(int argc, char **argv)
             for (int rep = 0; rep < 64; rep++) {
                 for (size_t j = i; j < real.n; j++) {
                     const gcev_input *b = &real.items[j].in;
-                    if (a->provider == b->provider && a->event_id == b->event_id && a->version == b->version &&
-                        fam.used + b->size <= fam.arena_cap) {
-                        mix_add(&fam, b->provider, b->event_id, b->version, b->pointer_size, b->data, b->size);
+                    if (a->provider == b->provider && a->event_id == b->event_id &&
+                        a->version == b->version && fam.used + b->size <= fam.arena_cap) {
+                        mix_add(&fam, b->provider, b->event_id, b->version, b->pointer_size, b->data,
+                                b->size);
                     }
                 }
             }

@@ -54,8 +54,8 @@ static unsigned long long walk(const uint8_t *p, size_t n, int decode, unsigned 
         k++;
         *sink += ev.payload_size;
         if (decode && ev.provider) {
-            gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload,
-                             ev.payload_size};
+            gcev_input in = {ev.provider,     ev.event_id, ev.version,
+                             ev.pointer_size, ev.payload,  ev.payload_size};
             gcev_event out;
             if (gcev_decode(&in, &out, NULL) == GCEV_OK) {
                 *sink += out.consumed;
@@ -99,9 +99,8 @@ static void bench_one(const char *path)
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     printf("%-58s %9zu B %7llu ev | read %8.0f MB/s | walk %7.0f MB/s %6.2f Mev/s (%.2fx read) | "
            "walk+decode %7.0f MB/s %6.2f Mev/s (%.2fx read)\n",
-           base, n, events, mb / t_read, mb / t_walk[0],
-           (double)events * reps / t_walk[0] / 1e6, t_read / t_walk[0], mb / t_walk[1],
-           (double)events * reps / t_walk[1] / 1e6, t_read / t_walk[1]);
+           base, n, events, mb / t_read, mb / t_walk[0], (double)events * reps / t_walk[0] / 1e6,
+           t_read / t_walk[0], mb / t_walk[1], (double)events * reps / t_walk[1] / 1e6, t_read / t_walk[1]);
     if (sink == 42) {
         puts("");
     }

@@ -12,19 +12,19 @@ int main(void)
     /* GCStart_V2 as the runtime sends it (x64): Count, Depth, Reason, Type,
      * ClrInstanceID, ClientSequenceNumber */
     static const uint8_t payload[] = {
-        0x0c, 0x00, 0x00, 0x00, /* Count = 12 */
-        0x01, 0x00, 0x00, 0x00, /* Depth = 1 (gen1) */
-        0x04, 0x00, 0x00, 0x00, /* Reason = 4 (AllocLarge) */
-        0x00, 0x00, 0x00, 0x00, /* Type = 0 (NonConcurrentGC) */
-        0x03, 0x00,             /* ClrInstanceID = 3 */
+        0x0c, 0x00, 0x00, 0x00,                         /* Count = 12 */
+        0x01, 0x00, 0x00, 0x00,                         /* Depth = 1 (gen1) */
+        0x04, 0x00, 0x00, 0x00,                         /* Reason = 4 (AllocLarge) */
+        0x00, 0x00, 0x00, 0x00,                         /* Type = 0 (NonConcurrentGC) */
+        0x03, 0x00,                                     /* ClrInstanceID = 3 */
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* ClientSequenceNumber */
     };
     gcev_input in = {gcev_provider_find("Microsoft-Windows-DotNETRuntime"), 1, 2, 8, payload, sizeof payload};
     gcev_event ev;
     gcev_error err;
     if (gcev_decode(&in, &ev, &err) != GCEV_OK) {
-        fprintf(stderr, "decode failed: %s (field %s, byte %llu)\n", err.message,
-                err.field ? err.field : "-", (unsigned long long)err.offset);
+        fprintf(stderr, "decode failed: %s (field %s, byte %llu)\n", err.message, err.field ? err.field : "-",
+                (unsigned long long)err.offset);
         return 1;
     }
     const gcev_gc_start *gc = &ev.u.gc_start;

@@ -363,10 +363,15 @@ static void sampler(void)
 
 static void lifetimes(void)
 {
-    static const struct { double ms; uint64_t addr, size; uint32_t type; double freed; } segs[] = {
-        {0.5, 0x1c2a0000000ull, 256ull << 20, 0, -1},   /* SOH */
-        {0.6, 0x1c2b0000000ull, 128ull << 20, 1, -1},   /* LOH */
-        {0.7, 0x1c2c0000000ull, 16ull << 20, 3, -1},    /* POH */
+    static const struct {
+        double ms;
+        uint64_t addr, size;
+        uint32_t type;
+        double freed;
+    } segs[] = {
+        {0.5, 0x1c2a0000000ull, 256ull << 20, 0, -1},       /* SOH */
+        {0.6, 0x1c2b0000000ull, 128ull << 20, 1, -1},       /* LOH */
+        {0.7, 0x1c2c0000000ull, 16ull << 20, 3, -1},        /* POH */
         {900.0, 0x1c2d0000000ull, 128ull << 20, 1, 1500.0}, /* a second LOH segment, released */
     };
     for (size_t i = 0; i < sizeof segs / sizeof segs[0]; i++) {
@@ -437,8 +442,8 @@ int main(int argc, char **argv)
         rec *r = &recs[i];
         uint32_t *m = &meta[r->id % 256][r->version % 8];
         if (!*m) {
-            gcev_writer_meta md = {"Microsoft-Windows-DotNETRuntime", r->id, (uint8_t)r->version,
-                                   0, 4, 1, "", NULL, 0};
+            gcev_writer_meta md = {
+                "Microsoft-Windows-DotNETRuntime", r->id, (uint8_t)r->version, 0, 4, 1, "", NULL, 0};
             if (gcev_writer_define(w, &md, m) != GCEV_OK) {
                 die("cannot define an event");
             }
@@ -446,9 +451,17 @@ int main(int argc, char **argv)
         if (i && i % 1000 == 0) {
             gcev_writer_sequence_point(w, o.sync_time_qpc + (int64_t)(r->ms * (double)FREQ / 1000.0));
         }
-        gcev_writer_event e = {*m, r->tid, r->tid, 0, 0,
+        gcev_writer_event e = {*m,
+                               r->tid,
+                               r->tid,
+                               0,
+                               0,
                                o.sync_time_qpc + (int64_t)(r->ms * (double)FREQ / 1000.0 + 0.5),
-                               arena + r->off, r->size, NULL, 0, {0}};
+                               arena + r->off,
+                               r->size,
+                               NULL,
+                               0,
+                               {0}};
         if (gcev_writer_write(w, &e) != GCEV_OK) {
             die("cannot write an event");
         }

@@ -85,8 +85,8 @@ static uint8_t kernel_header_size(uint8_t type)
     return type <= 2 ? 32 : type <= 4 ? 24 : 16;
 }
 
-size_t etlb_kernel(etlb *b, uint8_t header_type, uint16_t version, uint16_t hook, uint32_t pid,
-                   uint32_t tid, int64_t ts, const void *payload, size_t n)
+size_t etlb_kernel(etlb *b, uint8_t header_type, uint16_t version, uint16_t hook, uint32_t pid, uint32_t tid,
+                   int64_t ts, const void *payload, size_t n)
 {
     uint8_t rec[2048] = {0};
     size_t hs = kernel_header_size(header_type);
@@ -132,13 +132,11 @@ size_t etlb_logfile_header(etlb *b, const etlb_logfile *lf)
     gcev_put32(p + t + 28, lf->buffers_lost);
     static const char names[] = "s\0\0\0f\0\0\0"; /* "s" and "f" in UTF-16, NUL-terminated */
     memcpy(p + t + 32, names, sizeof names - 1);
-    return etlb_kernel(b, ps == 4 ? 1 : 2, 2, 0x0000, 100, 200, lf->timestamp, p,
-                       t + 32 + sizeof names - 1);
+    return etlb_kernel(b, ps == 4 ? 1 : 2, 2, 0x0000, 100, 200, lf->timestamp, p, t + 32 + sizeof names - 1);
 }
 
-size_t etlb_classic(etlb *b, uint8_t header_type, const gcev_guid *guid, uint8_t type,
-                    uint8_t level, uint16_t version, uint32_t pid, uint32_t tid, int64_t ts,
-                    const void *payload, size_t n)
+size_t etlb_classic(etlb *b, uint8_t header_type, const gcev_guid *guid, uint8_t type, uint8_t level,
+                    uint16_t version, uint32_t pid, uint32_t tid, int64_t ts, const void *payload, size_t n)
 {
     uint8_t rec[2048] = {0};
     size_t hs = (header_type == 0x0b || header_type == 0x15) ? 72 : 48;

@@ -14,16 +14,16 @@
 enum { ETLB_MAX_MARKS = 256 };
 
 typedef struct etlb_mark {
-    size_t offset;  /* file offset of a record */
-    size_t size;    /* its size before padding */
-    size_t buffer;  /* index of its buffer */
+    size_t offset; /* file offset of a record */
+    size_t size;   /* its size before padding */
+    size_t buffer; /* index of its buffer */
 } etlb_mark;
 
 typedef struct etlb {
     uint8_t *data;
     size_t size, cap;
     uint32_t buffer_size;
-    size_t buf_start;          /* current buffer */
+    size_t buf_start; /* current buffer */
     size_t buffers[ETLB_MAX_MARKS];
     uint32_t used[ETLB_MAX_MARKS]; /* SavedOffset of each finished buffer */
     size_t nbuffers;
@@ -43,10 +43,10 @@ void etlb_buffer_end(etlb *b);
 size_t etlb_raw(etlb *b, const void *rec, size_t n);
 
 typedef struct etlb_logfile {
-    uint8_t pointer_size;    /* 4 or 8: the header's layout and PointerSize */
-    int64_t timestamp;       /* of the record: the trace's ms = 0 */
+    uint8_t pointer_size; /* 4 or 8: the header's layout and PointerSize */
+    int64_t timestamp;    /* of the record: the trace's ms = 0 */
     int64_t perf_freq;
-    uint32_t clock_type;     /* ReservedFlags */
+    uint32_t clock_type; /* ReservedFlags */
     uint32_t cpu_speed_mhz;
     uint32_t processors;
     uint32_t events_lost, buffers_lost;
@@ -57,13 +57,12 @@ typedef struct etlb_logfile {
 size_t etlb_logfile_header(etlb *b, const etlb_logfile *lf);
 
 /* A kernel record: SYSTEM32/64 (32 bytes), COMPACT32/64 (24) or PERFINFO32/64 (16). */
-size_t etlb_kernel(etlb *b, uint8_t header_type, uint16_t version, uint16_t hook, uint32_t pid,
-                   uint32_t tid, int64_t ts, const void *payload, size_t n);
+size_t etlb_kernel(etlb *b, uint8_t header_type, uint16_t version, uint16_t hook, uint32_t pid, uint32_t tid,
+                   int64_t ts, const void *payload, size_t n);
 
 /* A classic EVENT_TRACE_HEADER (0x0A/0x14) or EVENT_INSTANCE_GUID_HEADER (0x0B/0x15) record. */
-size_t etlb_classic(etlb *b, uint8_t header_type, const gcev_guid *guid, uint8_t type,
-                    uint8_t level, uint16_t version, uint32_t pid, uint32_t tid, int64_t ts,
-                    const void *payload, size_t n);
+size_t etlb_classic(etlb *b, uint8_t header_type, const gcev_guid *guid, uint8_t type, uint8_t level,
+                    uint16_t version, uint32_t pid, uint32_t tid, int64_t ts, const void *payload, size_t n);
 
 typedef struct etlb_ext {
     uint16_t type;

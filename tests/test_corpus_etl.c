@@ -104,14 +104,14 @@ static void baseline_provider(const char *line, char *out, size_t n)
 
 typedef struct corpus_expect {
     const char *file, *baseline;
-    size_t total;       /* corpus README */
-    size_t gc_events;   /* events with a compiled GC schema */
+    size_t total;     /* corpus README */
+    size_t gc_events; /* events with a compiled GC schema */
     uint32_t buffer_size, provider_version, cpu_speed, log_file_mode;
     int32_t utc_offset_minutes;
 } corpus_expect;
 
-static void check_header_line(const char *line, const gcev_trace_info *info,
-                              const gcev_etl_logfile *lf, const corpus_expect *x)
+static void check_header_line(const char *line, const gcev_trace_info *info, const gcev_etl_logfile *lf,
+                              const corpus_expect *x)
 {
     assert_int_equal(info->format, GCEV_FORMAT_ETL);
     assert_int_equal(info->pointer_size, (int)baseline_key(line, "PointerSize"));
@@ -142,8 +142,8 @@ static void check_header_line(const char *line, const gcev_trace_info *info,
 /* GCSettingsRundown decoded with the compiled schema: each numeric field as printed. */
 static void check_gc_settings(const gcev_trace_event *ev, const char *line)
 {
-    gcev_input in = {ev->provider, ev->event_id, ev->version, ev->pointer_size, ev->payload,
-                     ev->payload_size};
+    gcev_input in = {ev->provider,     ev->event_id, ev->version,
+                     ev->pointer_size, ev->payload,  ev->payload_size};
     gcev_event out;
     gcev_error err = {0};
     assert_int_equal(gcev_decode(&in, &out, &err), GCEV_OK);
@@ -269,8 +269,7 @@ static void check_corpus_file(const corpus_expect *x)
 static const corpus_expect primitive_types = {
     "primitive-types.etl", "primitive-types.baseline.txt", 7, 0, 8192, 19043, 2304, 0, -120};
 static const corpus_expect gc_rundown = {
-    "gcrundownevents.etl", "gcrundownevents.baseline.txt", 112, 1, 65536, 19045, 3408,
-    134217729, 480};
+    "gcrundownevents.etl", "gcrundownevents.baseline.txt", 112, 1, 65536, 19045, 3408, 134217729, 480};
 
 static void test_primitive_types_matches_baseline(void **state)
 {
@@ -299,10 +298,9 @@ static void test_primitive_types_tracelogging_fields(void **state)
     static const struct {
         const char *name;
         uint32_t type;
-    } want[] = {{"string_type", 2}, {"boolean_type", 4}, {"char_type", 4},  {"int16_type", 5},
-                {"int32_type", 7},  {"uint16_type", 6},  {"uint32_type", 8}, {"int64_type", 10},
-                {"uint64_type", 10}, {"guid_type", 15},  {"file_time_type", 17},
-                {"system_time_type", 18}};
+    } want[] = {{"string_type", 2},  {"boolean_type", 4}, {"char_type", 4},       {"int16_type", 5},
+                {"int32_type", 7},   {"uint16_type", 6},  {"uint32_type", 8},     {"int64_type", 10},
+                {"uint64_type", 10}, {"guid_type", 15},   {"file_time_type", 17}, {"system_time_type", 18}};
     gcev_trace_event ev;
     size_t tl = 0;
     while (gcev_trace_next(t, &ev, &err) == GCEV_OK) {
@@ -388,8 +386,8 @@ static void filetime_text(uint64_t ft, char *out, size_t n)
     int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
     int64_t d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
     int64_t y = yoe + era * 400 + (m <= 2);
-    snprintf(out, n, "%02d/%02d/%02d %02d:%02d:%02d.%07u", (int)(y % 100), (int)m, (int)d,
-             (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60), frac);
+    snprintf(out, n, "%02d/%02d/%02d %02d:%02d:%02d.%07u", (int)(y % 100), (int)m, (int)d, (int)(rem / 3600),
+             (int)(rem / 60 % 60), (int)(rem % 60), frac);
 }
 
 /* want (TraceEvent, maybe cut with "...") against ours: equal, or a prefix when cut. */
@@ -421,7 +419,16 @@ static void check_tl_field(const gcev_trace_field *f, const char *json, const ch
     json_member(json, f->name, got, sizeof got);
     char text[64];
     switch (f->type_code) {
-    case 3: case 4: case 5: case 6: case 7: case 8: case 9: case 10: case 20: case 21:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+    case 9:
+    case 10:
+    case 20:
+    case 21:
         if (f->out_type == 3) { /* Boolean out-type: TraceEvent's True/False */
             assert_string_equal(got, strcmp(want, "True") == 0 ? "true" : "false");
             assert_true(strcmp(want, "True") == 0 || strcmp(want, "False") == 0);

@@ -25,8 +25,8 @@ typedef struct expect_row {
     unsigned long long count, seen;
 } expect_row;
 
-static void check_trace(const char *dir, const char *name, const char *format, unsigned version,
-                        unsigned ptr, unsigned long long total, expect_row *rows, size_t nrows)
+static void check_trace(const char *dir, const char *name, const char *format, unsigned version, unsigned ptr,
+                        unsigned long long total, expect_row *rows, size_t nrows)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/corpus/%s", dir, name);
@@ -58,8 +58,8 @@ static void check_trace(const char *dir, const char *name, const char *format, u
     assert_int_equal(n, total);
     for (size_t i = 0; i < nrows; i++) {
         if (rows[i].seen != rows[i].count) {
-            fail_msg("%s: %s id %u v%u: %llu events, README says %llu", name, rows[i].provider,
-                     rows[i].id, rows[i].version, rows[i].seen, rows[i].count);
+            fail_msg("%s: %s id %u v%u: %llu events, README says %llu", name, rows[i].provider, rows[i].id,
+                     rows[i].version, rows[i].seen, rows[i].count);
         }
     }
     assert_int_equal(gcev_trace_dropped_events(t), 0);
@@ -204,7 +204,10 @@ typedef struct te_rec {
     int cut; /* the baseline line was cut: fewer nested elements than the array has */
 } te_rec;
 
-static int te_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static int te_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
 
 static int te_parse_elems_(char *s, te_rec *r);
 
@@ -375,18 +378,30 @@ static int te_parse_int(const char *s, uint64_t *out)
 static unsigned te_width(gcev_type t, unsigned ptr)
 {
     switch (t) {
-    case GCEV_T_INT8: case GCEV_T_UINT8: return 1;
-    case GCEV_T_INT16: case GCEV_T_UINT16: return 2;
-    case GCEV_T_INT32: case GCEV_T_UINT32: case GCEV_T_BOOLEAN: return 4;
-    case GCEV_T_POINTER: return ptr;
-    default: return 8;
+    case GCEV_T_INT8:
+    case GCEV_T_UINT8:
+        return 1;
+    case GCEV_T_INT16:
+    case GCEV_T_UINT16:
+        return 2;
+    case GCEV_T_INT32:
+    case GCEV_T_UINT32:
+    case GCEV_T_BOOLEAN:
+        return 4;
+    case GCEV_T_POINTER:
+        return ptr;
+    default:
+        return 8;
     }
 }
 
 static uint64_t te_raw(const gcev_field *f)
 {
     switch (f->type) {
-    case GCEV_T_INT8: case GCEV_T_INT16: case GCEV_T_INT32: case GCEV_T_INT64:
+    case GCEV_T_INT8:
+    case GCEV_T_INT16:
+    case GCEV_T_INT32:
+    case GCEV_T_INT64:
         return (uint64_t)f->v.i;
     default:
         return f->v.u;
@@ -395,15 +410,14 @@ static uint64_t te_raw(const gcev_field *f)
 
 /* TraceEvent enums for fields the manifest gives no map (names from TraceEvent/the runtime's gcrecord.h). */
 static const char *const te_compact_reasons[] = {
-    "compact_low_ephemeral", "compact_high_frag", "compact_no_gaps", "compact_loh_forced",
-    "compact_last_gc", "compact_induced_compacting", "compact_fragmented_gen0",
-    "compact_high_mem_load", "compact_high_mem_frag", "compact_vhigh_mem_frag",
-    "compact_no_gc_mode"};
-static const char *const te_expand_mechanisms[] = {
-    "expand_reuse_normal", "expand_reuse_bestfit", "expand_new_seg_ep", "expand_new_seg",
-    "expand_no_memory", "expand_next_full_gc"};
-static const char *const te_global_mechanisms[] = {"Concurrent", "Compaction", "Promotion",
-                                                   "Demotion", "CardBundles", "ElevatedLogic"};
+    "compact_low_ephemeral", "compact_high_frag",          "compact_no_gaps",         "compact_loh_forced",
+    "compact_last_gc",       "compact_induced_compacting", "compact_fragmented_gen0", "compact_high_mem_load",
+    "compact_high_mem_frag", "compact_vhigh_mem_frag",     "compact_no_gc_mode"};
+static const char *const te_expand_mechanisms[] = {"expand_reuse_normal", "expand_reuse_bestfit",
+                                                   "expand_new_seg_ep",   "expand_new_seg",
+                                                   "expand_no_memory",    "expand_next_full_gc"};
+static const char *const te_global_mechanisms[] = {"Concurrent", "Compaction",  "Promotion",
+                                                   "Demotion",   "CardBundles", "ElevatedLogic"};
 
 /* The runtime records "valid" in bit 31 and the reason as the index of the one set bit below. */
 static const char *te_bit_index_name(uint64_t v, const char *const *names, size_t n)
@@ -421,8 +435,7 @@ static const char *te_bit_index_name(uint64_t v, const char *const *names, size_
 }
 
 /* Name TraceEvent prints for value v of field `field` of `event`; NULL if no rule. */
-static const char *te_enum_name(const char *event, const gcev_field *f, uint64_t v, char *buf,
-                                size_t n)
+static const char *te_enum_name(const char *event, const gcev_field *f, uint64_t v, char *buf, size_t n)
 {
     if (f->desc && f->desc->map) {
         if (!f->desc->map->is_bitmap) {
@@ -474,8 +487,8 @@ static const char *te_enum_name(const char *event, const gcev_field *f, uint64_t
 }
 
 /* Compares one field with the baseline text; returns NULL or why it differs. */
-static const char *te_compare(const char *event, const gcev_field *f, const char *text,
-                              unsigned ptr, char *why, size_t n)
+static const char *te_compare(const char *event, const gcev_field *f, const char *text, unsigned ptr,
+                              char *why, size_t n)
 {
     char tmp[512];
     switch (f->type) {
@@ -530,8 +543,7 @@ static const char *te_compare(const char *event, const gcev_field *f, const char
     uint64_t mask = w >= 8 ? UINT64_MAX : ((UINT64_C(1) << (8 * w)) - 1);
     if (te_parse_int(text, &want)) {
         if ((v & mask) != (want & mask)) {
-            snprintf(why, n, "%llu (0x%llx) != %s", (unsigned long long)v, (unsigned long long)v,
-                     text);
+            snprintf(why, n, "%llu (0x%llx) != %s", (unsigned long long)v, (unsigned long long)v, text);
             return why;
         }
         return NULL;
@@ -583,8 +595,8 @@ static uint64_t te_u(const te_fields *fs, const char *name)
 }
 
 /* Values TraceEvent derives from several fields (recomputed here from ours). */
-static int te_derived(const char *event, int elem, size_t index, const te_fields *fs,
-                      const char *attr, char *out, size_t n)
+static int te_derived(const char *event, int elem, size_t index, const te_fields *fs, const char *attr,
+                      char *out, size_t n)
 {
     if (!elem && !strcmp(event, "GC/HeapStats") &&
         (!strcmp(attr, "TotalHeapSize") || !strcmp(attr, "TotalPromoted"))) {
@@ -614,8 +626,7 @@ static int te_derived(const char *event, int elem, size_t index, const te_fields
         } else if (!strcmp(attr, "Out")) {
             snprintf(out, n, "%llu", (unsigned long long)surv);
         } else if (!strcmp(attr, "SurvRate")) { /* integer percent of the objects before */
-            snprintf(out, n, "%llu",
-                     (unsigned long long)(obj_before ? surv * 100 / obj_before : 0));
+            snprintf(out, n, "%llu", (unsigned long long)(obj_before ? surv * 100 / obj_before : 0));
         } else {
             return 0;
         }
@@ -642,9 +653,8 @@ static int te_other_version_has(const gcev_event_desc *d, const char *name)
     return 0;
 }
 
-static void te_check_attrs(const char *trace, const te_rec *r, const te_elem *e, int elem,
-                           size_t index, const te_fields *fs, const gcev_event_desc *d,
-                           unsigned ptr, size_t *compared)
+static void te_check_attrs(const char *trace, const te_rec *r, const te_elem *e, int elem, size_t index,
+                           const te_fields *fs, const gcev_event_desc *d, unsigned ptr, size_t *compared)
 {
     for (size_t a = 0; a < e->nattrs; a++) {
         const char *key = e->attrs[a].key, *val = e->attrs[a].val;
@@ -670,28 +680,27 @@ static void te_check_attrs(const char *trace, const te_rec *r, const te_elem *e,
         } else if (!elem && te_other_version_has(d, key)) {
             uint64_t want; /* TraceEvent prints 0 for a field this version lacks */
             if (*val && (!te_parse_int(val, &want) || want != 0)) {
-                fail_msg("%s: %s %s is absent in v%u but the baseline shows %s", trace, r->name,
-                         key, d->version, val);
+                fail_msg("%s: %s %s is absent in v%u but the baseline shows %s", trace, r->name, key,
+                         d->version, val);
             }
         } else {
-            fail_msg("%s: %s: baseline attribute %s=\"%s\" has no field, rule or skip entry",
-                     trace, r->name, key, val);
+            fail_msg("%s: %s: baseline attribute %s=\"%s\" has no field, rule or skip entry", trace, r->name,
+                     key, val);
         }
         (*compared)++;
     }
 }
 
 /* Compares the first occurrence of baseline record r with the decoded event. */
-static void te_check_event(const char *trace, te_rec *r, const gcev_trace_event *tev,
-                           size_t *compared)
+static void te_check_event(const char *trace, te_rec *r, const gcev_trace_event *tev, size_t *compared)
 {
-    gcev_input in = {tev->provider, tev->event_id, tev->version, tev->pointer_size,
-                     tev->payload, tev->payload_size};
+    gcev_input in = {tev->provider,     tev->event_id, tev->version,
+                     tev->pointer_size, tev->payload,  tev->payload_size};
     gcev_event ev;
     gcev_error err = {0};
     if (gcev_decode(&in, &ev, &err) != GCEV_OK) {
-        fail_msg("%s: %s id %u v%u: decode failed: %s", trace, r->name, tev->event_id,
-                 tev->version, err.message);
+        fail_msg("%s: %s id %u v%u: decode failed: %s", trace, r->name, tev->event_id, tev->version,
+                 err.message);
     }
     const te_elem *e0 = &r->elems[0];
     for (size_t a = 0; a < e0->nattrs; a++) {
@@ -705,8 +714,7 @@ static void te_check_event(const char *trace, te_rec *r, const gcev_trace_event 
             uint64_t want, got = key[0] == 'P' ? tev->process_id : tev->thread_id;
             assert_true(te_parse_int(val, &want));
             if (want != got) {
-                fail_msg("%s: %s: %s %llu, baseline %s", trace, r->name, key,
-                         (unsigned long long)got, val);
+                fail_msg("%s: %s: %s %llu, baseline %s", trace, r->name, key, (unsigned long long)got, val);
             }
         }
     }
@@ -724,19 +732,17 @@ static void te_check_event(const char *trace, te_rec *r, const gcev_trace_event 
         }
         assert_non_null(arr);
         if (r->cut ? arr->v.array.count < r->nelems - 1 : arr->v.array.count != r->nelems - 1) {
-            fail_msg("%s: %s: %u array elements, baseline shows %zu%s", trace, r->name,
-                     arr->v.array.count, r->nelems - 1, r->cut ? " (line cut)" : "");
+            fail_msg("%s: %s: %u array elements, baseline shows %zu%s", trace, r->name, arr->v.array.count,
+                     r->nelems - 1, r->cut ? " (line cut)" : "");
         }
         for (uint32_t i = 0; i + 1 < r->nelems; i++) {
             _Alignas(16) unsigned char buf[1024];
             te_fields efs;
             gcev_field_iter eit;
             assert_true(arr->v.array.elem->struct_size <= sizeof buf);
-            assert_int_equal(gcev_field_iter_elem(&eit, &arr->v.array, i, buf, sizeof buf),
-                             GCEV_OK);
+            assert_int_equal(gcev_field_iter_elem(&eit, &arr->v.array, i, buf, sizeof buf), GCEV_OK);
             te_collect(&eit, &efs);
-            te_check_attrs(trace, r, &r->elems[i + 1], 1, i, &efs, ev.desc, tev->pointer_size,
-                           compared);
+            te_check_attrs(trace, r, &r->elems[i + 1], 1, i, &efs, ev.desc, tev->pointer_size, compared);
         }
     }
     r->checked = 1;
@@ -805,8 +811,7 @@ static void te_check_trace(const char *dir, const char *name)
             }
         }
         if (!r) {
-            fail_msg("%s: %s/%s is in the trace but not in the baseline", name, tn->provider,
-                     tn->name);
+            fail_msg("%s: %s/%s is in the trace but not in the baseline", name, tn->provider, tn->name);
         }
         if (r->seen++ == 0) {
             te_check_event(name, r, &ev, &compared);

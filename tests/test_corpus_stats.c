@@ -61,8 +61,7 @@ static void count_gc_starts(const char *name, uint64_t per_gen[3], uint64_t *tot
         if (!ev.provider || ev.provider != &gcev_provider_runtime || ev.event_id != 1) {
             continue;
         }
-        gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload,
-                         ev.payload_size};
+        gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload, ev.payload_size};
         gcev_event d;
         assert_int_equal(gcev_decode(&in, &d, NULL), GCEV_OK);
         assert_true(d.u.gc_start.depth < 3);

@@ -24,7 +24,8 @@
 /* The two events whose real payloads use C-aligned elements (GC_EVENTS.md trap 3). */
 static int aligned_quirk(const gcev_event_desc *d)
 {
-    return strcmp(d->provider->name, "Microsoft-Windows-DotNETRuntime") == 0 && (d->id == 208 || d->id == 209);
+    return strcmp(d->provider->name, "Microsoft-Windows-DotNETRuntime") == 0 &&
+           (d->id == 208 || d->id == 209);
 }
 
 typedef struct buf {
@@ -42,13 +43,29 @@ static void put_uint(buf *b, uint64_t v, unsigned w)
 static unsigned wire(gcev_type t, unsigned ps)
 {
     switch (t) {
-    case GCEV_T_INT8: case GCEV_T_UINT8: return 1;
-    case GCEV_T_INT16: case GCEV_T_UINT16: return 2;
-    case GCEV_T_INT32: case GCEV_T_UINT32: case GCEV_T_FLOAT: case GCEV_T_BOOLEAN: return 4;
-    case GCEV_T_POINTER: return ps;
-    case GCEV_T_GUID: case GCEV_T_SYSTEMTIME: return 16;
-    case GCEV_T_INT64: case GCEV_T_UINT64: case GCEV_T_DOUBLE: case GCEV_T_FILETIME: return 8;
-    default: return 0;
+    case GCEV_T_INT8:
+    case GCEV_T_UINT8:
+        return 1;
+    case GCEV_T_INT16:
+    case GCEV_T_UINT16:
+        return 2;
+    case GCEV_T_INT32:
+    case GCEV_T_UINT32:
+    case GCEV_T_FLOAT:
+    case GCEV_T_BOOLEAN:
+        return 4;
+    case GCEV_T_POINTER:
+        return ps;
+    case GCEV_T_GUID:
+    case GCEV_T_SYSTEMTIME:
+        return 16;
+    case GCEV_T_INT64:
+    case GCEV_T_UINT64:
+    case GCEV_T_DOUBLE:
+    case GCEV_T_FILETIME:
+        return 8;
+    default:
+        return 0;
     }
 }
 
@@ -280,14 +297,15 @@ static void test_every_event_version_round_trips_and_truncates(void **state)
 static void test_gc_start_v2_real_payload_has_typed_fields(void **state)
 {
     (void)state;
-    /* GCStart_V2 from the .NET Core 3.0 trace: Count=8, Depth=0, Reason=1 (edited), Type=0, ClrInstanceID=3 */
+    /* GCStart_V2 from the .NET Core 3.0 trace: Count=8, Depth=0, Reason=1 (edited), Type=0, ClrInstanceID=3
+     */
     static const uint8_t payload[] = {
-        0x08, 0x00, 0x00, 0x00, /* Count */
-        0x00, 0x00, 0x00, 0x00, /* Depth */
-        0x01, 0x00, 0x00, 0x00, /* Reason: Induced */
-        0x00, 0x00, 0x00, 0x00, /* Type: NonConcurrentGC */
-        0x03, 0x00,             /* ClrInstanceID */
-        0x2a, 0, 0, 0, 0, 0, 0, 0x80, /* ClientSequenceNumber, top bit set */
+        0x08, 0x00, 0x00, 0x00,                /* Count */
+        0x00, 0x00, 0x00, 0x00,                /* Depth */
+        0x01, 0x00, 0x00, 0x00,                /* Reason: Induced */
+        0x00, 0x00, 0x00, 0x00,                /* Type: NonConcurrentGC */
+        0x03, 0x00,                            /* ClrInstanceID */
+        0x2a, 0,    0,    0,    0, 0, 0, 0x80, /* ClientSequenceNumber, top bit set */
     };
     gcev_gc_start s;
     gcev_error err;
@@ -367,8 +385,8 @@ static void test_loh_compact_uses_aligned_elements(void **state)
     (void)state;
     /* Two elements laid out as the runtime sends them on x64: 32-byte stride */
     uint8_t p[4 + 64] = {0};
-    p[0] = 3;    /* ClrInstanceID */
-    p[2] = 2;    /* Count */
+    p[0] = 3; /* ClrInstanceID */
+    p[2] = 2; /* Count */
     for (int e = 0; e < 2; e++) {
         uint8_t *el = p + 4 + 32 * e;
         el[0] = (uint8_t)(10 + e);  /* TimePlan */

@@ -92,22 +92,20 @@ static void default_logfile(etlb_logfile *lf)
 
 /* TraceLogging schema: "Ev" with a, s{x, y}, arr[] (VCOUNT), c[4] (CCOUNT), cu (custom). */
 static const uint8_t tl_schema[] = {
-    0, 0,           /* size, patched below */
-    0x00,           /* event tags: none */
-    'E', 'v', 0,
-    'a', 0, 0x08,                  /* UINT32 */
-    's', 0, 0x98, 0x02,            /* struct (chain), 2 members */
-    'x', 0, 0x0f,                  /* GUID */
-    'y', 0, 0x84, 0x83, 0x80, 0x01, /* UINT8, out BOOLEAN + chain, 2 tag bytes */
-    'a', 'r', 'r', 0, 0x48,        /* UINT32 | VCOUNT */
-    'c', 0, 0x28, 4, 0,            /* UINT32 | CCOUNT, count 4 */
-    'c', 'u', 0, 0x6e, 2, 0, 0xaa, 0xbb /* BINARY | CUSTOM, 2 bytes of type info */
+    0,    0,                                      /* size, patched below */
+    0x00,                                         /* event tags: none */
+    'E',  'v', 0,    'a',  0,    0x08,            /* UINT32 */
+    's',  0,   0x98, 0x02,                        /* struct (chain), 2 members */
+    'x',  0,   0x0f,                              /* GUID */
+    'y',  0,   0x84, 0x83, 0x80, 0x01,            /* UINT8, out BOOLEAN + chain, 2 tag bytes */
+    'a',  'r', 'r',  0,    0x48,                  /* UINT32 | VCOUNT */
+    'c',  0,   0x28, 4,    0,                     /* UINT32 | CCOUNT, count 4 */
+    'c',  'u', 0,    0x6e, 2,    0,    0xaa, 0xbb /* BINARY | CUSTOM, 2 bytes of type info */
 };
 
 static const uint8_t tl_traits[] = {
-    28, 0, 'M', 'y', 'P', 'r', 'o', 'v', 0,
-    19, 0, 1, /* provider group trait */
-    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    28, 0, 'M', 'y', 'P', 'r', 'o', 'v', 0, 19, 0,  1, /* provider group trait */
+    1,  2, 3,   4,   5,   6,   7,   8,   9, 10, 11, 12, 13, 14, 15, 16};
 
 static uint8_t schema_buf[sizeof tl_schema];
 
@@ -126,13 +124,32 @@ static void build_basic(etlb *b)
     /* A 16-bit processor index (flag 0x20): CPU 258. */
     etlb_buffer_begin(b, 0x0102, GCEV_ETL_BUFFER_FLAG_PROC_INDEX);
     uint8_t p8[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-    etlb_event e64 = {.header_type = 0x13, .pid = 11, .tid = 12, .ts = 5000, .provider = runtime_guid,
-                      .id = 1, .version = 2, .level = 4, .opcode = 1, .keywords = 0x1,
-                      .activity = activity_guid, .payload = p8, .payload_size = sizeof p8};
+    etlb_event e64 = {.header_type = 0x13,
+                      .pid = 11,
+                      .tid = 12,
+                      .ts = 5000,
+                      .provider = runtime_guid,
+                      .id = 1,
+                      .version = 2,
+                      .level = 4,
+                      .opcode = 1,
+                      .keywords = 0x1,
+                      .activity = activity_guid,
+                      .payload = p8,
+                      .payload_size = sizeof p8};
     etlb_event_record(b, &e64);
-    etlb_event e32 = {.header_type = 0x12, .pid = 21, .tid = 22, .ts = 6000, .provider = other_guid,
-                      .id = 2, .version = 1, .level = 5, .opcode = 2, .keywords = 0x8000000000000000u,
-                      .payload = p8, .payload_size = 4};
+    etlb_event e32 = {.header_type = 0x12,
+                      .pid = 21,
+                      .tid = 22,
+                      .ts = 6000,
+                      .provider = other_guid,
+                      .id = 2,
+                      .version = 1,
+                      .level = 5,
+                      .opcode = 2,
+                      .keywords = 0x8000000000000000u,
+                      .payload = p8,
+                      .payload_size = 4};
     etlb_event_record(b, &e32);
     /* Extended items: related activity, a SID (not exposed), a 64-bit stack. */
     uint8_t stack[8 + 3 * 8];
@@ -144,8 +161,17 @@ static void build_basic(etlb *b)
     gcev_guid_store(related, &activity_guid);
     uint8_t sid[12] = {1, 1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0};
     etlb_ext ext[] = {{1, related, 16}, {2, sid, sizeof sid}, {6, stack, sizeof stack}};
-    etlb_event ex = {.header_type = 0x13, .pid = 31, .tid = 32, .ts = 7000, .provider = runtime_guid,
-                     .id = 3, .version = 1, .ext = ext, .next = 3, .payload = p8, .payload_size = 2};
+    etlb_event ex = {.header_type = 0x13,
+                     .pid = 31,
+                     .tid = 32,
+                     .ts = 7000,
+                     .provider = runtime_guid,
+                     .id = 3,
+                     .version = 1,
+                     .ext = ext,
+                     .next = 3,
+                     .payload = p8,
+                     .payload_size = 2};
     etlb_event_record(b, &ex);
     etlb_buffer_end(b);
 
@@ -153,8 +179,17 @@ static void build_basic(etlb *b)
     memcpy(schema_buf, tl_schema, sizeof tl_schema);
     gcev_put16(schema_buf, sizeof tl_schema);
     etlb_ext tl[] = {{12, tl_traits, sizeof tl_traits}, {11, schema_buf, sizeof schema_buf}};
-    etlb_event tle = {.header_type = 0x13, .pid = 41, .tid = 42, .ts = 8000, .provider = other_guid,
-                      .channel = 11, .level = 5, .ext = tl, .next = 2, .payload = p8, .payload_size = 5};
+    etlb_event tle = {.header_type = 0x13,
+                      .pid = 41,
+                      .tid = 42,
+                      .ts = 8000,
+                      .provider = other_guid,
+                      .channel = 11,
+                      .level = 5,
+                      .ext = tl,
+                      .next = 2,
+                      .payload = p8,
+                      .payload_size = 5};
     etlb_event_record(b, &tle);
     etlb_kernel(b, 4, 3, 0x0301, 51, 52, 9000, p8, 8);  /* compact 64: Process group */
     etlb_kernel(b, 0x11, 2, 0x0f2e, 0, 0, 9100, p8, 8); /* perfinfo 64: sampled profile */
@@ -535,8 +570,7 @@ static void test_reader_source_gives_same_events_as_memory(void **state)
 /* ---- truncation ---------------------------------------------------------------- */
 
 /* What the reader must do on the first len bytes of b: events, status, offset. */
-static void expect_truncated(const etlb *b, size_t len, size_t *events, gcev_status *st,
-                             uint64_t *off)
+static void expect_truncated(const etlb *b, size_t len, size_t *events, gcev_status *st, uint64_t *off)
 {
     *events = 0;
     size_t r = 0;
@@ -583,8 +617,14 @@ static void test_truncation_at_every_byte_yields_prefix_then_error(void **state)
     uint8_t p[6] = {1, 2, 3, 4, 5, 6};
     uint8_t related[16] = {0};
     etlb_ext ext[] = {{1, related, 16}};
-    etlb_event e = {.header_type = 0x13, .ts = 2000, .provider = runtime_guid, .id = 1,
-                    .ext = ext, .next = 1, .payload = p, .payload_size = sizeof p};
+    etlb_event e = {.header_type = 0x13,
+                    .ts = 2000,
+                    .provider = runtime_guid,
+                    .id = 1,
+                    .ext = ext,
+                    .next = 1,
+                    .payload = p,
+                    .payload_size = sizeof p};
     etlb_event_record(&b, &e);
     etlb_kernel(&b, 2, 2, 0x0301, 1, 2, 2100, p, 4);
     etlb_buffer_end(&b);
@@ -619,8 +659,7 @@ static void test_truncation_at_every_byte_yields_prefix_then_error(void **state)
 /* ---- hostile sizes and markers ----------------------------------------------------- */
 
 /* Opens the (modified) bytes and reads to the end: the status and error offset. */
-static gcev_status run_all(const uint8_t *d, size_t n, uint32_t max_block, size_t *events,
-                           gcev_error *err)
+static gcev_status run_all(const uint8_t *d, size_t n, uint32_t max_block, size_t *events, gcev_error *err)
 {
     gcev_trace t;
     *events = 0;
@@ -632,8 +671,7 @@ static gcev_status run_all(const uint8_t *d, size_t n, uint32_t max_block, size_
     return st;
 }
 
-static void expect_fault(etlb *b, uint32_t max_block, gcev_status want, uint64_t off,
-                         size_t events)
+static void expect_fault(etlb *b, uint32_t max_block, gcev_status want, uint64_t off, size_t events)
 {
     gcev_error err = {0};
     size_t n = 0;
@@ -662,7 +700,7 @@ static void test_hostile_buffer_headers_fail_with_offset(void **state)
     expect_fault(&b, 0, GCEV_E_FORMAT, 0, 0);
     memcpy(d, save, 8);
     expect_fault(&b, 512, GCEV_E_LIMIT, 0, 0); /* buffers above the caller's limit */
-    gcev_put32(d, 0xfffffff8u);                 /* and above the default one */
+    gcev_put32(d, 0xfffffff8u);                /* and above the default one */
     expect_fault(&b, 0, GCEV_E_LIMIT, 0, 0);
     memcpy(d, save, 8);
 
@@ -770,8 +808,8 @@ static void test_first_record_must_be_logfile_header(void **state)
  * Builds a file holding one TraceLogging event (64-bit header, so 8-byte pointers)
  * with the given schema fields and payload and reads it back into *t / *ev.
  */
-static void tl_event(etlb *b, gcev_trace *t, gcev_trace_event *ev, const uint8_t *fields,
-                     size_t nfields, const uint8_t *payload, size_t n)
+static void tl_event(etlb *b, gcev_trace *t, gcev_trace_event *ev, const uint8_t *fields, size_t nfields,
+                     const uint8_t *payload, size_t n)
 {
     static uint8_t schema[1024];
     static const uint8_t head[] = {0, 0, 0x00, 'T', 0};
@@ -784,10 +822,15 @@ static void tl_event(etlb *b, gcev_trace *t, gcev_trace_event *ev, const uint8_t
     etlb_init(b, 4096);
     etlb_buffer_begin(b, 0, 0);
     etlb_logfile_header(b, &lf);
-    etlb_ext tl[] = {{12, tl_traits, sizeof tl_traits},
-                     {11, schema, (uint16_t)(sizeof head + nfields)}};
-    etlb_event e = {.header_type = 0x13, .ts = 8000, .provider = other_guid, .channel = 11,
-                    .ext = tl, .next = 2, .payload = payload, .payload_size = n};
+    etlb_ext tl[] = {{12, tl_traits, sizeof tl_traits}, {11, schema, (uint16_t)(sizeof head + nfields)}};
+    etlb_event e = {.header_type = 0x13,
+                    .ts = 8000,
+                    .provider = other_guid,
+                    .channel = 11,
+                    .ext = tl,
+                    .next = 2,
+                    .payload = payload,
+                    .payload_size = n};
     etlb_event_record(b, &e);
     etlb_buffer_end(b);
     gcev_error err = {0};
@@ -843,64 +886,60 @@ static void expect_json_shape(const char *s)
 
 /* Every TraceLogging in-type, out-types that change the value, arrays and structs. */
 static const uint8_t tl_all_fields[] = {
-    'w', 0, 0x01,                      /* UnicodeString */
-    'u', 0, 0x82, 35,                  /* AnsiString, out UTF8 */
-    'l', 0, 0x02,                      /* AnsiString (CP1252 shown as Latin-1) */
-    'i', '8', 0, 0x03,                 /* Int8 */
-    'b', '8', 0, 0x84, 0x03,           /* UInt8, out Boolean */
-    'i', '1', '6', 0, 0x05, 'u', '1', '6', 0, 0x06,
-    'i', '3', '2', 0, 0x07, 'u', '3', '2', 0, 0x08,
-    'i', '6', '4', 0, 0x09, 'u', '6', '4', 0, 0x0a,
-    'f', 0, 0x0b, 'd', 0, 0x0c, 'n', 'a', 'n', 0, 0x0c,
-    'b', '3', '2', 0, 0x0d,            /* Boolean: 4 bytes */
-    'b', 'i', 'n', 0, 0x0e,            /* Binary: UInt16 size first */
-    'g', 0, 0x0f,
-    'p', 0, 0x10,                      /* Pointer: the event's pointer size */
-    'f', 't', 0, 0x11, 's', 't', 0, 0x12,
-    's', 'i', 'd', 0, 0x13,
-    'h', '3', '2', 0, 0x14, 'h', '6', '4', 0, 0x15,
-    'c', 's', 0, 0x16, 'c', 'n', 0, 0x17, 'c', 'b', 0, 0x19,
-    's', 0, 0x98, 0x02,                /* struct of 2 */
-    'x', 0, 0x06, 'y', 0, 0x02,
-    'v', 'a', 0, 0x48,                 /* UInt32[], count in the payload */
-    'c', 'a', 0, 0x26, 3, 0,           /* UInt16[3], count in the schema */
-    's', 'a', 0, 0xd8, 0x02,           /* struct[] of 2 members */
-    'p', 0, 0x03, 'q', 0, 0x01,
-    's', 'v', 0, 0x42,                 /* AnsiString[] */
-    'c', 'u', 0, 0x6e, 2, 0, 0xaa, 0xbb /* custom: 2 bytes of type info */
+    'w',  0,    0x01,             /* UnicodeString */
+    'u',  0,    0x82, 35,         /* AnsiString, out UTF8 */
+    'l',  0,    0x02,             /* AnsiString (CP1252 shown as Latin-1) */
+    'i',  '8',  0,    0x03,       /* Int8 */
+    'b',  '8',  0,    0x84, 0x03, /* UInt8, out Boolean */
+    'i',  '1',  '6',  0,    0x05, 'u',  '1',  '6',  0,    0x06, 'i',  '3', '2',  0,    0x07, 'u',
+    '3',  '2',  0,    0x08, 'i',  '6',  '4',  0,    0x09, 'u',  '6',  '4', 0,    0x0a, 'f',  0,
+    0x0b, 'd',  0,    0x0c, 'n',  'a',  'n',  0,    0x0c, 'b',  '3',  '2', 0,    0x0d, /* Boolean: 4 bytes */
+    'b',  'i',  'n',  0,    0x0e,       /* Binary: UInt16 size first */
+    'g',  0,    0x0f, 'p',  0,    0x10, /* Pointer: the event's pointer size */
+    'f',  't',  0,    0x11, 's',  't',  0,    0x12, 's',  'i',  'd',  0,   0x13, 'h',  '3',  '2',
+    0,    0x14, 'h',  '6',  '4',  0,    0x15, 'c',  's',  0,    0x16, 'c', 'n',  0,    0x17, 'c',
+    'b',  0,    0x19, 's',  0,    0x98, 0x02,                   /* struct of 2 */
+    'x',  0,    0x06, 'y',  0,    0x02, 'v',  'a',  0,    0x48, /* UInt32[], count in the payload */
+    'c',  'a',  0,    0x26, 3,    0,                            /* UInt16[3], count in the schema */
+    's',  'a',  0,    0xd8, 0x02,                               /* struct[] of 2 members */
+    'p',  0,    0x03, 'q',  0,    0x01, 's',  'v',  0,    0x42, /* AnsiString[] */
+    'c',  'u',  0,    0x6e, 2,    0,    0xaa, 0xbb              /* custom: 2 bytes of type info */
 };
 
 static const uint8_t tl_all_payload[] = {
-    'h', 0, 0xe9, 0, 0, 0,                         /* w = "hé" */
-    0xc3, 0xa9, '"', 0,                            /* u = "é\"" */
-    0xe9, '\n', 0,                                 /* l = "é\n" */
-    0xff,                                          /* i8 = -1 */
-    2,                                             /* b8 = true */
-    0xfe, 0xff, 0xff, 0xff,                        /* i16 = -2, u16 = 65535 */
+    'h',  0,    0xe9, 0,    0,    0,                /* w = "hé" */
+    0xc3, 0xa9, '"',  0,                            /* u = "é\"" */
+    0xe9, '\n', 0,                                  /* l = "é\n" */
+    0xff,                                           /* i8 = -1 */
+    2,                                              /* b8 = true */
+    0xfe, 0xff, 0xff, 0xff,                         /* i16 = -2, u16 = 65535 */
     0xfd, 0xff, 0xff, 0xff, 0x00, 0x28, 0x6b, 0xee, /* i32 = -3, u32 = 4000000000 */
-    0, 0, 0, 0, 0, 0, 0, 0x80,                     /* i64 = INT64_MIN */
+    0,    0,    0,    0,    0,    0,    0,    0x80, /* i64 = INT64_MIN */
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* u64 = UINT64_MAX */
-    0, 0, 0xc0, 0x3f,                              /* f = 1.5 */
+    0,    0,    0xc0, 0x3f,                         /* f = 1.5 */
     0x9a, 0x99, 0x99, 0x99, 0x99, 0x99, 0xb9, 0x3f, /* d = 0.1 */
-    0, 0, 0, 0, 0, 0, 0xf8, 0x7f,                  /* nan */
-    1, 0, 0, 0,                                    /* b32 = true */
-    3, 0, 0x01, 0xab, 0xff,                        /* bin */
-    0x04, 0x03, 0x02, 0x01, 0x06, 0x05, 0x08, 0x07, 9, 10, 11, 12, 13, 14, 15, 16, /* g */
+    0,    0,    0,    0,    0,    0,    0xf8, 0x7f, /* nan */
+    1,    0,    0,    0,                            /* b32 = true */
+    3,    0,    0x01, 0xab, 0xff,                   /* bin */
+    0x04, 0x03, 0x02, 0x01, 0x06, 0x05, 0x08, 0x07, 9,  10,
+    11,   12,   13,   14,   15,   16,               /* g */
     0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, /* p */
     0x70, 0x10, 0xfa, 0x4d, 0x8b, 0xa5, 0xd7, 0x01, /* ft */
-    0xe5, 0x07, 9, 0, 4, 0, 9, 0, 14, 0, 59, 0, 35, 0, 0x1f, 0x03, /* st */
-    1, 2, 0, 0, 0, 0, 0, 5, 32, 0, 0, 0, 0x20, 0x02, 0, 0, /* sid S-1-5-32-544 */
-    0xef, 0xbe, 0xad, 0xde,                        /* h32 */
-    1, 0, 0, 0, 0, 0, 0, 0x80,                     /* h64 */
-    4, 0, 'o', 0, 'k', 0,                          /* cs */
-    2, 0, 'h', 'i',                                /* cn */
-    0, 0,                                          /* cb: empty */
-    7, 0, 'z', 0,                                  /* s = {x 7, y "z"} */
-    2, 0, 1, 0, 0, 0, 2, 0, 0, 0,                  /* va = [1, 2] */
-    7, 0, 8, 0, 9, 0,                              /* ca = [7, 8, 9] */
-    2, 0, 1, 'a', 0, 0, 0, 0xff, 0, 0,             /* sa = [{1, u"a"}, {-1, u""}] */
-    2, 0, 'x', 0, 0,                               /* sv = ["x", ""] */
-    2, 0, 0x12, 0x34                               /* cu */
+    0xe5, 0x07, 9,    0,    4,    0,    9,    0,    14, 0,
+    59,   0,    35,   0,    0x1f, 0x03, /* st */
+    1,    2,    0,    0,    0,    0,    0,    5,    32, 0,
+    0,    0,    0x20, 0x02, 0,    0,                       /* sid S-1-5-32-544 */
+    0xef, 0xbe, 0xad, 0xde,                                /* h32 */
+    1,    0,    0,    0,    0,    0,    0,    0x80,        /* h64 */
+    4,    0,    'o',  0,    'k',  0,                       /* cs */
+    2,    0,    'h',  'i',                                 /* cn */
+    0,    0,                                               /* cb: empty */
+    7,    0,    'z',  0,                                   /* s = {x 7, y "z"} */
+    2,    0,    1,    0,    0,    0,    2,    0,    0,  0, /* va = [1, 2] */
+    7,    0,    8,    0,    9,    0,                       /* ca = [7, 8, 9] */
+    2,    0,    1,    'a',  0,    0,    0,    0xff, 0,  0, /* sa = [{1, u"a"}, {-1, u""}] */
+    2,    0,    'x',  0,    0,                             /* sv = ["x", ""] */
+    2,    0,    0x12, 0x34                                 /* cu */
 };
 
 static const char tl_all_json[] =
@@ -919,8 +958,7 @@ static void test_tracelogging_payload_json_every_type(void **state)
     etlb b;
     gcev_trace t;
     gcev_trace_event ev;
-    tl_event(&b, &t, &ev, tl_all_fields, sizeof tl_all_fields, tl_all_payload,
-             sizeof tl_all_payload);
+    tl_event(&b, &t, &ev, tl_all_fields, sizeof tl_all_fields, tl_all_payload, sizeof tl_all_payload);
     assert_int_equal(ev.fields[4].out_type, 3);
     assert_int_equal(ev.nfields, 32);
     assert_string_equal(ev.fields[28].name, "ca");
@@ -1011,7 +1049,8 @@ static void test_tracelogging_payload_json_limits(void **state)
     static const uint8_t bad[] = {0xff, 'a', 0xe0, 0x80, 0};
     tl_event(&b, &t, &ev, utf8, sizeof utf8, bad, sizeof bad);
     json = tl_json(&ev);
-    assert_string_equal(json, "{\"\xc3\xa9\":\"\xef\xbf\xbd" "a\xef\xbf\xbd\xef\xbf\xbd\"}");
+    assert_string_equal(json, "{\"\xc3\xa9\":\"\xef\xbf\xbd"
+                              "a\xef\xbf\xbd\xef\xbf\xbd\"}");
     free(json);
     etl_close(&t);
     etlb_free(&b);

@@ -30,13 +30,18 @@ static void test_fixtures_all_payloads_decode_to_expected_fields(void **state)
         tj fx;
         assert_int_equal(tj_parse(line, &fx), 0);
         const tj *prov = tj_get(&fx, "provider"), *id = tj_get(&fx, "id"), *ver = tj_get(&fx, "version");
-        const tj *ps = tj_get(&fx, "pointer_size"), *hex = tj_get(&fx, "payload_hex"), *want = tj_get(&fx, "fields");
+        const tj *ps = tj_get(&fx, "pointer_size"), *hex = tj_get(&fx, "payload_hex"),
+                 *want = tj_get(&fx, "fields");
         assert_true(prov && id && ver && ps && hex && want);
         uint8_t *bytes = NULL;
         size_t n = testutil_unhex(hex->str, &bytes);
         assert_true(n != (size_t)-1);
-        gcev_input in = {gcev_provider_find(prov->str), (uint16_t)atoi(id->num), (uint16_t)atoi(ver->num),
-                         (uint8_t)atoi(ps->num), bytes, n};
+        gcev_input in = {gcev_provider_find(prov->str),
+                         (uint16_t)atoi(id->num),
+                         (uint16_t)atoi(ver->num),
+                         (uint8_t)atoi(ps->num),
+                         bytes,
+                         n};
         assert_non_null(in.provider);
         gcev_event ev;
         gcev_error err;

@@ -105,8 +105,7 @@ static size_t heap_in_use(void)
 }
 
 /* Reads data[0..size) and records its events; *peak gets the reader's peak heap growth. */
-static void read_all(const uint8_t *data, size_t size, int as_stream, uint32_t order, run *r,
-                     size_t *peak)
+static void read_all(const uint8_t *data, size_t size, int as_stream, uint32_t order, run *r, size_t *peak)
 {
     memset(r, 0, sizeof *r);
     size_t base = heap_in_use(), top = base;
@@ -127,8 +126,9 @@ static void read_all(const uint8_t *data, size_t size, int as_stream, uint32_t o
             r->ev = realloc(r->ev, r->cap * sizeof *r->ev);
             assert_non_null(r->ev);
         }
-        ev_key k = {ev.file_offset, ev.timestamp, ev.thread_id, ev.payload_size,
-                    fnv(ev.payload, ev.payload_size), ev.event_id, ev.version};
+        ev_key k = {
+            ev.file_offset, ev.timestamp, ev.thread_id, ev.payload_size, fnv(ev.payload, ev.payload_size),
+            ev.event_id,    ev.version};
         r->ev[r->n++] = k;
         if (peak) {
             size_t now = heap_in_use();
@@ -144,10 +144,9 @@ static void read_all(const uint8_t *data, size_t size, int as_stream, uint32_t o
 
 static int same_key(const ev_key *a, const ev_key *b)
 {
-    return a->file_offset == b->file_offset && a->timestamp == b->timestamp &&
-           a->thread_id == b->thread_id && a->payload_size == b->payload_size &&
-           a->payload_hash == b->payload_hash && a->event_id == b->event_id &&
-           a->version == b->version;
+    return a->file_offset == b->file_offset && a->timestamp == b->timestamp && a->thread_id == b->thread_id &&
+           a->payload_size == b->payload_size && a->payload_hash == b->payload_hash &&
+           a->event_id == b->event_id && a->version == b->version;
 }
 
 static const char *cur_file;
@@ -187,8 +186,8 @@ static int quick(void)
  * or past `damage`, and everything whose record starts before
  * damage - radius (the block containing the damage may be dropped whole).
  */
-static void check_damaged(const run *ref, const run *got, uint64_t damage, uint64_t radius,
-                          size_t size, int truncation, const char *what)
+static void check_damaged(const run *ref, const run *got, uint64_t damage, uint64_t radius, size_t size,
+                          int truncation, const char *what)
 {
     size_t n = got->n < ref->n ? got->n : ref->n;
     for (size_t i = 0; i < n; i++) {
@@ -196,8 +195,8 @@ static void check_damaged(const run *ref, const run *got, uint64_t damage, uint6
             if (!truncation && ref->ev[i].file_offset + radius >= damage) {
                 return; /* a flipped bit inside this event's block: content may differ */
             }
-            fail_msg("%s %s: event %zu differs from the undamaged run (offset %llu)", cur_file,
-                     what, i, (unsigned long long)ref->ev[i].file_offset);
+            fail_msg("%s %s: event %zu differs from the undamaged run (offset %llu)", cur_file, what, i,
+                     (unsigned long long)ref->ev[i].file_offset);
         }
     }
     if (truncation) {
@@ -209,8 +208,8 @@ static void check_damaged(const run *ref, const run *got, uint64_t damage, uint6
             must++;
         }
         if (got->n < must) {
-            fail_msg("%s %s: only %zu events delivered, %zu lie more than a block before the cut",
-                     cur_file, what, got->n, must);
+            fail_msg("%s %s: only %zu events delivered, %zu lie more than a block before the cut", cur_file,
+                     what, got->n, must);
         }
         if (got->n && got->ev[got->n - 1].file_offset >= damage) {
             fail_msg("%s %s: an event starting past the cut was delivered", cur_file, what);
@@ -226,8 +225,8 @@ static void check_damaged(const run *ref, const run *got, uint64_t damage, uint6
                      (unsigned long long)got->err.offset, size, got->err.message);
         }
         if (got->n && got->err.offset < got->ev[got->n - 1].file_offset) {
-            fail_msg("%s %s: error offset %llu before the last delivered event (%llu)", cur_file,
-                     what, (unsigned long long)got->err.offset,
+            fail_msg("%s %s: error offset %llu before the last delivered event (%llu)", cur_file, what,
+                     (unsigned long long)got->err.offset,
                      (unsigned long long)got->ev[got->n - 1].file_offset);
         }
     }
@@ -255,7 +254,8 @@ static void mutate_file(const char *dir, const char *name)
     cur_file = name;
     alarm(FILE_SECONDS);
     const int etl = is_etl(name);
-    const uint32_t etl_buf = etl && size >= 4 ? (uint32_t)(data[0] | data[1] << 8 | data[2] << 16 | (uint32_t)data[3] << 24) : 0;
+    const uint32_t etl_buf =
+        etl && size >= 4 ? (uint32_t)(data[0] | data[1] << 8 | data[2] << 16 | (uint32_t)data[3] << 24) : 0;
     const uint64_t radius = etl ? etl_buf : PLAIN_BLOCK_RADIUS;
 
     run ref;
@@ -334,8 +334,8 @@ static void mutate_file(const char *dir, const char *name)
             first = at < first ? at : first;
         }
         run got;
-        read_all(copy, size, k & 2 ? 1 : 0, (k & 4) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
-                 &got, NULL);
+        read_all(copy, size, k & 2 ? 1 : 0, (k & 4) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE, &got,
+                 NULL);
         if (!(k & 4)) {
             char what[64];
             snprintf(what, sizeof what, "flip seed %d (first at %llu)", k, (unsigned long long)first);
@@ -368,8 +368,8 @@ static void test_corpus_traces_survive_truncation_and_bit_flips(void **state)
     for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
         mutate_file(dir, traces[i]);
     }
-    printf("mutation_corpus: %zu cut points (%zu reads), %zu bit-flip copies, all specific\n",
-           stat_cuts, stat_reads, stat_flips);
+    printf("mutation_corpus: %zu cut points (%zu reads), %zu bit-flip copies, all specific\n", stat_cuts,
+           stat_reads, stat_flips);
 }
 
 /* ---- memory does not grow with file size ---------------------------------------- */
@@ -399,9 +399,8 @@ static uint8_t *write_trace(uint32_t nevents, size_t *size)
     return copy;
 }
 
-static void expect_flat_peak(const uint8_t *small, size_t small_size, const uint8_t *big,
-                             size_t big_size, size_t small_events, size_t big_events, uint32_t orders,
-                             const char *what)
+static void expect_flat_peak(const uint8_t *small, size_t small_size, const uint8_t *big, size_t big_size,
+                             size_t small_events, size_t big_events, uint32_t orders, const char *what)
 {
     for (int mode = 0; mode < 2; mode++) {
         for (uint32_t order = 0; order < orders; order++) {
@@ -417,9 +416,9 @@ static void expect_flat_peak(const uint8_t *small, size_t small_size, const uint
             size_t keys_a = a.cap * sizeof(ev_key), keys_b = b.cap * sizeof(ev_key);
             size_t ra = pa > keys_a ? pa - keys_a : 0, rb = pb > keys_b ? pb - keys_b : 0;
             if (rb > ra + ra / 4 + 65536) {
-                fail_msg("%s (%s, %s order): reader peak heap %zu bytes for %zu events vs %zu for %zu",
-                         what, mode ? "stream" : "memory", order ? "time" : "file", rb, big_events,
-                         ra, small_events);
+                fail_msg("%s (%s, %s order): reader peak heap %zu bytes for %zu events vs %zu for %zu", what,
+                         mode ? "stream" : "memory", order ? "time" : "file", rb, big_events, ra,
+                         small_events);
             }
             free(a.ev);
             free(b.ev);

@@ -156,10 +156,10 @@ static void test_eventsource_truncated_struct_array_stays_valid_json(void **stat
                                             {"y", 18 /* String */, 0, 0, NULL, 0, 0, 0}};
     static const gcev_trace_field top[] = {{"a", 19 /* Array */, 1 /* of Object */, 2, elem, 0, 0, 0}};
     static const uint8_t payload[] = {
-        2, 0,          /* two elements */
-        1, 0, 0, 0,    /* [0].x = 1 */
-        'A', 0, 0, 0,  /* [0].y = "A" */
-        7, 0,          /* [1].x: only 2 of its 4 bytes */
+        2,   0,       /* two elements */
+        1,   0, 0, 0, /* [0].x = 1 */
+        'A', 0, 0, 0, /* [0].y = "A" */
+        7,   0,       /* [1].x: only 2 of its 4 bytes */
     };
     gcev_trace_event ev;
     memset(&ev, 0, sizeof ev);

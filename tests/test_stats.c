@@ -57,8 +57,8 @@ static void emit(sink *k, uint16_t id, uint16_t ver, gcev_event *ev, double ms, 
     /* ticks of 1 us (clock_frequency 1e6 below) */
     k->seq[tid % 256] += 1 + k->seq_skip;
     k->seq_skip = 0;
-    gcev_writer_event e = {*meta, tid, tid, k->seq[tid % 256], 0, (int64_t)(ms * 1000.0 + 0.5),
-                           buf, (uint32_t)n, NULL, 0, {0}};
+    gcev_writer_event e = {
+        *meta, tid, tid, k->seq[tid % 256], 0, (int64_t)(ms * 1000.0 + 0.5), buf, (uint32_t)n, NULL, 0, {0}};
     assert_int_equal(gcev_writer_write(k->w, &e), GCEV_OK);
 }
 
@@ -198,25 +198,25 @@ static void test_stats_bgc_with_nested_gcs_accounted_separately(void **state)
     suspend(&k, 100.0, TID_BGC, R_SUSPEND_FOR_GC_PREP);
     suspend_end(&k, 100.2, TID_BGC);
     gc_start(&k, 100.3, TID_BGC, 5, 2, 0, GCEV_STATS_BACKGROUND);
-    restart(&k, 101.0, TID_BGC);                        /* BGC initial pause: 1.0 */
-    suspend(&k, 105.0, TID_SAMPLER, R_SUSPEND_OTHER);    /* sampler: not a pause */
+    restart(&k, 101.0, TID_BGC);                      /* BGC initial pause: 1.0 */
+    suspend(&k, 105.0, TID_SAMPLER, R_SUSPEND_OTHER); /* sampler: not a pause */
     suspend_end(&k, 105.1, TID_SAMPLER);
     restart(&k, 106.0, TID_SAMPLER);
     suspend(&k, 110.0, TID_GC, R_SUSPEND_FOR_GC);
     suspend_end(&k, 110.5, TID_GC);
     gc_start(&k, 111.0, TID_GC, 6, 1, 0, GCEV_STATS_FOREGROUND);
     gc_end(&k, 115.0, TID_GC, 6, 1);
-    heap_stats(&k, 115.1, TID_GC, 600, 60, 0);          /* belongs to #6 */
-    restart(&k, 116.0, TID_GC);                         /* #6 pause: 6.0 */
+    heap_stats(&k, 115.1, TID_GC, 600, 60, 0); /* belongs to #6 */
+    restart(&k, 116.0, TID_GC);                /* #6 pause: 6.0 */
     suspend(&k, 117.0, TID_GC, R_SUSPEND_FOR_GC);
     gc_start(&k, 117.5, TID_GC, 7, 0, 0, GCEV_STATS_FOREGROUND);
     gc_end(&k, 119.0, TID_GC, 7, 0);
-    restart(&k, 119.5, TID_GC);                         /* #7 pause: 2.5 */
-    suspend(&k, 120.0, TID_BGC, R_SUSPEND_FOR_GC);      /* BGC final phase */
+    restart(&k, 119.5, TID_GC);                    /* #7 pause: 2.5 */
+    suspend(&k, 120.0, TID_BGC, R_SUSPEND_FOR_GC); /* BGC final phase */
     suspend_end(&k, 120.1, TID_BGC);
-    restart(&k, 121.0, TID_BGC);                        /* BGC pause += 1.0 */
+    restart(&k, 121.0, TID_BGC); /* BGC pause += 1.0 */
     gc_end(&k, 130.0, TID_BGC, 5, 2);
-    heap_stats(&k, 130.1, TID_BGC, 500, 0, 0);          /* belongs to #5 */
+    heap_stats(&k, 130.1, TID_BGC, 500, 0, 0); /* belongs to #5 */
     assert_int_equal(gcev_stats_finish(s), GCEV_OK);
 
     assert_int_equal(gcev_stats_gc_count(s), 3);
@@ -270,8 +270,8 @@ static void test_stats_sampler_suspensions_are_never_gc_pauses(void **state)
     suspend_end(&k, 1.2, TID_SAMPLER);
     restart(&k, 2.0, TID_SAMPLER);
     suspend(&k, 10.0, TID_GC, R_SUSPEND_FOR_GC);
-    restart(&k, 10.6, TID_SAMPLER);                      /* orphan sampler restart */
-    suspend(&k, 10.7, TID_SAMPLER, R_SUSPEND_OTHER);     /* waits for the GC */
+    restart(&k, 10.6, TID_SAMPLER);                  /* orphan sampler restart */
+    suspend(&k, 10.7, TID_SAMPLER, R_SUSPEND_OTHER); /* waits for the GC */
     suspend_end(&k, 10.8, TID_GC);
     gc_start(&k, 11.0, TID_GC, 1, 0, 0, GCEV_STATS_BLOCKING);
     gc_end(&k, 15.0, TID_GC, 1, 0);
@@ -326,8 +326,15 @@ static void test_stats_mark_times_per_root_kind(void **state)
     gcev_stats *s = new_model(&k, 8);
     gc_start(&k, 10.0, TID_GC, 1, 0, 0, GCEV_STATS_BLOCKING);
     gcev_event ev;
-    const struct { double ms; uint32_t heap, type; uint64_t bytes; } marks[] = {
-        {12.0, 0, 0, 100}, {13.0, 0, 1, 10}, {15.0, 1, 0, 200}, {15.5, 1, 1, 20},
+    const struct {
+        double ms;
+        uint32_t heap, type;
+        uint64_t bytes;
+    } marks[] = {
+        {12.0, 0, 0, 100},
+        {13.0, 0, 1, 10},
+        {15.0, 1, 0, 200},
+        {15.5, 1, 1, 20},
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
         ev_clear(&ev);
@@ -341,11 +348,11 @@ static void test_stats_mark_times_per_root_kind(void **state)
     const gcev_stats_gc *g = gcev_stats_gc_at(s, 0);
     assert_true(g->present & GCEV_STATS_GC_HAS_MARKS);
     assert_true(g->marks[0].present);
-    assert_true(near(g->marks[0].ms, 5.0));   /* heap 1: 10 -> 15 */
+    assert_true(near(g->marks[0].ms, 5.0)); /* heap 1: 10 -> 15 */
     assert_int_equal(g->marks[0].bytes, 300);
-    assert_true(near(g->marks[1].ms, 1.0));   /* heap 0: 12 -> 13 */
+    assert_true(near(g->marks[1].ms, 1.0)); /* heap 0: 12 -> 13 */
     assert_false(g->marks[2].present);
-    assert_int_equal(g->promoted_bytes, 330);  /* from the marks: no HeapStats */
+    assert_int_equal(g->promoted_bytes, 330); /* from the marks: no HeapStats */
     gcev_stats_free(s);
 }
 
@@ -590,7 +597,7 @@ static void test_stats_rates_and_allocation(void **state)
             blocking_gc(&k, 150.0, 1, 0, 5.0); /* two ticks before it */
         }
     }
-    blocking_gc(&k, 998.0, 2, 0, 0.5);        /* two more */
+    blocking_gc(&k, 998.0, 2, 0, 0.5); /* two more */
     assert_int_equal(gcev_stats_finish(s), GCEV_OK);
     assert_int_equal(gcev_stats_finish(s), GCEV_OK); /* idempotent */
     const gcev_stats_summary *sum = gcev_stats_get_summary(s);

@@ -118,8 +118,8 @@ static void check_round_trip_v12(uint32_t version)
             } else {
                 assert_null(ev.stack);
             }
-            gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload,
-                             ev.payload_size};
+            gcev_input in = {ev.provider,     ev.event_id, ev.version,
+                             ev.pointer_size, ev.payload,  ev.payload_size};
             gcev_event out;
             assert_int_equal(gcev_decode(&in, &out, NULL), GCEV_OK);
             assert_int_equal(out.u.gc_start.count, 8);
@@ -147,8 +147,16 @@ static void check_round_trip_v12(uint32_t version)
     free(data);
 }
 
-static void test_writer_netperf_v1_round_trip(void **s) { (void)s; check_round_trip_v12(1); }
-static void test_writer_netperf_v2_round_trip(void **s) { (void)s; check_round_trip_v12(2); }
+static void test_writer_netperf_v1_round_trip(void **s)
+{
+    (void)s;
+    check_round_trip_v12(1);
+}
+static void test_writer_netperf_v2_round_trip(void **s)
+{
+    (void)s;
+    check_round_trip_v12(2);
+}
 
 /* V1 stores a GUID: a provider that is neither GUID text nor compiled is refused;
  * V1/V2 have no pointer-size field, so 32-bit traces are refused. */
@@ -207,11 +215,31 @@ static void test_writer_netperf_v12_every_truncation_fails(void **s)
     }
 }
 
-static void test_writer_netperf_v3_round_trip(void **s) { (void)s; check_round_trip(3, 0); }
-static void test_writer_v4_compressed_round_trip(void **s) { (void)s; check_round_trip(4, 1); }
-static void test_writer_v4_uncompressed_round_trip(void **s) { (void)s; check_round_trip(4, 0); }
-static void test_writer_v6_compressed_round_trip(void **s) { (void)s; check_round_trip(6, 1); }
-static void test_writer_v6_uncompressed_round_trip(void **s) { (void)s; check_round_trip(6, 0); }
+static void test_writer_netperf_v3_round_trip(void **s)
+{
+    (void)s;
+    check_round_trip(3, 0);
+}
+static void test_writer_v4_compressed_round_trip(void **s)
+{
+    (void)s;
+    check_round_trip(4, 1);
+}
+static void test_writer_v4_uncompressed_round_trip(void **s)
+{
+    (void)s;
+    check_round_trip(4, 0);
+}
+static void test_writer_v6_compressed_round_trip(void **s)
+{
+    (void)s;
+    check_round_trip(6, 1);
+}
+static void test_writer_v6_uncompressed_round_trip(void **s)
+{
+    (void)s;
+    check_round_trip(6, 0);
+}
 
 /* V5 is V4 plus metadata tags: the reader reports 5 once it sees them. */
 static void test_writer_v5_reports_version_5(void **s)

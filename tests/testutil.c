@@ -44,9 +44,12 @@ char *testutil_read_file(const char *path, size_t *size)
 
 static int hv(char c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return -1;
 }
 
@@ -88,10 +91,25 @@ static void put_utf8(char **s, size_t *n, unsigned cp)
 {
     char tmp[4];
     size_t k;
-    if (cp < 0x80) { tmp[0] = (char)cp; k = 1; }
-    else if (cp < 0x800) { tmp[0] = (char)(0xC0 | cp >> 6); tmp[1] = (char)(0x80 | (cp & 63)); k = 2; }
-    else if (cp < 0x10000) { tmp[0] = (char)(0xE0 | cp >> 12); tmp[1] = (char)(0x80 | (cp >> 6 & 63)); tmp[2] = (char)(0x80 | (cp & 63)); k = 3; }
-    else { tmp[0] = (char)(0xF0 | cp >> 18); tmp[1] = (char)(0x80 | (cp >> 12 & 63)); tmp[2] = (char)(0x80 | (cp >> 6 & 63)); tmp[3] = (char)(0x80 | (cp & 63)); k = 4; }
+    if (cp < 0x80) {
+        tmp[0] = (char)cp;
+        k = 1;
+    } else if (cp < 0x800) {
+        tmp[0] = (char)(0xC0 | cp >> 6);
+        tmp[1] = (char)(0x80 | (cp & 63));
+        k = 2;
+    } else if (cp < 0x10000) {
+        tmp[0] = (char)(0xE0 | cp >> 12);
+        tmp[1] = (char)(0x80 | (cp >> 6 & 63));
+        tmp[2] = (char)(0x80 | (cp & 63));
+        k = 3;
+    } else {
+        tmp[0] = (char)(0xF0 | cp >> 18);
+        tmp[1] = (char)(0x80 | (cp >> 12 & 63));
+        tmp[2] = (char)(0x80 | (cp >> 6 & 63));
+        tmp[3] = (char)(0x80 | (cp & 63));
+        k = 4;
+    }
     memcpy(*s + *n, tmp, k);
     *n += k;
 }
@@ -109,16 +127,29 @@ static int parse_string(cur *c, char **out)
             c->p++;
             char e = *c->p++;
             switch (e) {
-            case 'n': s[n++] = '\n'; break;
-            case 't': s[n++] = '\t'; break;
-            case 'r': s[n++] = '\r'; break;
-            case 'b': s[n++] = '\b'; break;
-            case 'f': s[n++] = '\f'; break;
+            case 'n':
+                s[n++] = '\n';
+                break;
+            case 't':
+                s[n++] = '\t';
+                break;
+            case 'r':
+                s[n++] = '\r';
+                break;
+            case 'b':
+                s[n++] = '\b';
+                break;
+            case 'f':
+                s[n++] = '\f';
+                break;
             case 'u': {
                 unsigned cp = 0;
                 for (int i = 0; i < 4; i++) {
                     int h = hv(*c->p++);
-                    if (h < 0) { free(s); return -1; }
+                    if (h < 0) {
+                        free(s);
+                        return -1;
+                    }
                     cp = cp << 4 | (unsigned)h;
                 }
                 if (cp >= 0xD800 && cp <= 0xDBFF && c->p[0] == '\\' && c->p[1] == 'u') {
@@ -126,7 +157,10 @@ static int parse_string(cur *c, char **out)
                     c->p += 2;
                     for (int i = 0; i < 4; i++) {
                         int h = hv(*c->p++);
-                        if (h < 0) { free(s); return -1; }
+                        if (h < 0) {
+                            free(s);
+                            return -1;
+                        }
                         lo = lo << 4 | (unsigned)h;
                     }
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
@@ -134,8 +168,12 @@ static int parse_string(cur *c, char **out)
                 put_utf8(&s, &n, cp);
                 break;
             }
-            case '\0': free(s); return -1;
-            default: s[n++] = e; break;
+            case '\0':
+                free(s);
+                return -1;
+            default:
+                s[n++] = e;
+                break;
             }
         } else {
             s[n++] = *c->p++;
@@ -169,15 +207,24 @@ static int parse_value(cur *c, tj *out)
             if (obj) {
                 out->keys = realloc(out->keys, (out->n + 1) * sizeof *out->keys);
                 ws(c);
-                if (parse_string(c, &out->keys[out->n]) != 0) return -1;
+                if (parse_string(c, &out->keys[out->n]) != 0)
+                    return -1;
                 ws(c);
-                if (*c->p++ != ':') return -1;
+                if (*c->p++ != ':')
+                    return -1;
             }
-            if (parse_value(c, &out->items[out->n]) != 0) return -1;
+            if (parse_value(c, &out->items[out->n]) != 0)
+                return -1;
             out->n++;
             ws(c);
-            if (*c->p == ',') { c->p++; continue; }
-            if (*c->p == (obj ? '}' : ']')) { c->p++; return 0; }
+            if (*c->p == ',') {
+                c->p++;
+                continue;
+            }
+            if (*c->p == (obj ? '}' : ']')) {
+                c->p++;
+                return 0;
+            }
             return -1;
         }
     }
@@ -260,7 +307,8 @@ static int num_equal(const char *a, const char *b)
     }
     double x = strtod(a, NULL), y = strtod(b, NULL);
     double d = x - y;
-    if (d < 0) d = -d;
+    if (d < 0)
+        d = -d;
     double m = (x < 0 ? -x : x) > (y < 0 ? -y : y) ? (x < 0 ? -x : x) : (y < 0 ? -y : y);
     return d <= m * 1e-6;
 }
@@ -274,15 +322,19 @@ void tj_diff(const tj *a, const tj *b, const char *path, char *buf, size_t n)
     }
     char sub[512];
     switch (a->kind) {
-    case TJ_NULL: return;
+    case TJ_NULL:
+        return;
     case TJ_BOOL:
-        if (a->boolean != b->boolean) snprintf(buf, n, "%s: %d vs %d", path, a->boolean, b->boolean);
+        if (a->boolean != b->boolean)
+            snprintf(buf, n, "%s: %d vs %d", path, a->boolean, b->boolean);
         return;
     case TJ_NUM:
-        if (!num_equal(a->num, b->num)) snprintf(buf, n, "%s: %s vs %s", path, a->num, b->num);
+        if (!num_equal(a->num, b->num))
+            snprintf(buf, n, "%s: %s vs %s", path, a->num, b->num);
         return;
     case TJ_STR:
-        if (strcmp(a->str, b->str)) snprintf(buf, n, "%s: \"%s\" vs \"%s\"", path, a->str, b->str);
+        if (strcmp(a->str, b->str))
+            snprintf(buf, n, "%s: \"%s\" vs \"%s\"", path, a->str, b->str);
         return;
     case TJ_ARR:
         if (a->n != b->n) {
@@ -292,7 +344,8 @@ void tj_diff(const tj *a, const tj *b, const char *path, char *buf, size_t n)
         for (size_t i = 0; i < a->n; i++) {
             snprintf(sub, sizeof sub, "%s[%zu]", path, i);
             tj_diff(&a->items[i], &b->items[i], sub, buf, n);
-            if (buf[0]) return;
+            if (buf[0])
+                return;
         }
         return;
     case TJ_OBJ:
@@ -308,7 +361,8 @@ void tj_diff(const tj *a, const tj *b, const char *path, char *buf, size_t n)
                 return;
             }
             tj_diff(&a->items[i], o, sub, buf, n);
-            if (buf[0]) return;
+            if (buf[0])
+                return;
         }
         return;
     }

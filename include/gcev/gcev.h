@@ -39,23 +39,23 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 /* One list gives the enum and the static messages (gcev_status_str). */
-#define GCEV_STATUS_LIST(X)                                                              \
-    X(GCEV_OK, "ok")                                                                     \
-    X(GCEV_END, "end of trace")                                                          \
-    X(GCEV_E_INVALID_ARG, "invalid argument")                                            \
-    X(GCEV_E_TRUNCATED, "payload ends inside a field")                                   \
-    X(GCEV_E_UNTERMINATED_STRING, "string has no terminator before the end of the data") \
-    X(GCEV_E_UNKNOWN_PROVIDER, "unknown provider")                                       \
-    X(GCEV_E_UNKNOWN_EVENT, "unknown event id for this provider")                        \
-    X(GCEV_E_UNKNOWN_VERSION, "no template for this event version")                      \
-    X(GCEV_E_BAD_POINTER_SIZE, "pointer size must be 4 or 8")                            \
-    X(GCEV_E_BAD_COUNT, "array count or length does not fit in the payload")             \
-    X(GCEV_E_NO_SPACE, "output buffer too small")                                        \
-    X(GCEV_E_IO, "read error")                                                           \
-    X(GCEV_E_NOMEM, "out of memory")                                                     \
-    X(GCEV_E_FORMAT, "malformed trace data")                                             \
-    X(GCEV_E_UNSUPPORTED, "unsupported trace format or version")                         \
-    X(GCEV_E_LIMIT, "a size or count exceeds a safety limit")                            \
+#define GCEV_STATUS_LIST(X)                                                                                  \
+    X(GCEV_OK, "ok")                                                                                         \
+    X(GCEV_END, "end of trace")                                                                              \
+    X(GCEV_E_INVALID_ARG, "invalid argument")                                                                \
+    X(GCEV_E_TRUNCATED, "payload ends inside a field")                                                       \
+    X(GCEV_E_UNTERMINATED_STRING, "string has no terminator before the end of the data")                     \
+    X(GCEV_E_UNKNOWN_PROVIDER, "unknown provider")                                                           \
+    X(GCEV_E_UNKNOWN_EVENT, "unknown event id for this provider")                                            \
+    X(GCEV_E_UNKNOWN_VERSION, "no template for this event version")                                          \
+    X(GCEV_E_BAD_POINTER_SIZE, "pointer size must be 4 or 8")                                                \
+    X(GCEV_E_BAD_COUNT, "array count or length does not fit in the payload")                                 \
+    X(GCEV_E_NO_SPACE, "output buffer too small")                                                            \
+    X(GCEV_E_IO, "read error")                                                                               \
+    X(GCEV_E_NOMEM, "out of memory")                                                                         \
+    X(GCEV_E_FORMAT, "malformed trace data")                                                                 \
+    X(GCEV_E_UNSUPPORTED, "unsupported trace format or version")                                             \
+    X(GCEV_E_LIMIT, "a size or count exceeds a safety limit")                                                \
     X(GCEV_E_TRUNCATED_FILE, "trace ends inside a record")
 
 typedef enum gcev_status {
@@ -209,16 +209,16 @@ typedef struct gcev_map {
 enum { GCEV_OUT_DEFAULT = 0, GCEV_OUT_HEX = 1 };
 
 typedef struct gcev_field_desc {
-    const char *name;      /* manifest data/struct name */
-    uint8_t type;          /* gcev_type */
-    uint8_t store;         /* gcev_store of the C member */
-    uint8_t out_type;      /* GCEV_OUT_* */
-    uint8_t present_bit;   /* bit in the struct's `present` mask */
-    uint16_t offset;       /* offsetof the C member */
-    int16_t count_field;   /* index of the sibling holding the count, or -1 */
-    uint16_t fixed_count;  /* count="N" literal; 0 when none */
-    int16_t length_field;  /* index of the sibling holding a byte length, or -1 */
-    const gcev_map *map;   /* value/bit map, or NULL */
+    const char *name;                 /* manifest data/struct name */
+    uint8_t type;                     /* gcev_type */
+    uint8_t store;                    /* gcev_store of the C member */
+    uint8_t out_type;                 /* GCEV_OUT_* */
+    uint8_t present_bit;              /* bit in the struct's `present` mask */
+    uint16_t offset;                  /* offsetof the C member */
+    int16_t count_field;              /* index of the sibling holding the count, or -1 */
+    uint16_t fixed_count;             /* count="N" literal; 0 when none */
+    int16_t length_field;             /* index of the sibling holding a byte length, or -1 */
+    const gcev_map *map;              /* value/bit map, or NULL */
     const struct gcev_template *elem; /* element template of a struct array */
     /* Wire bytes of a fixed-size scalar for pointer size 4 / 8 (0: variable);
      * GCEV_WIRE_WIDEN_SIGNED is or'ed in when a narrower signed value must be
@@ -230,7 +230,7 @@ enum { GCEV_WIRE_WIDEN_SIGNED = 0x80 };
 
 /* Template flags. */
 enum {
-    GCEV_TF_FIXED = 1u << 0,        /* only fixed-size scalar fields (no SYSTEMTIME) */
+    GCEV_TF_FIXED = 1u << 0,         /* only fixed-size scalar fields (no SYSTEMTIME) */
     GCEV_TF_STRUCT_ARRAYS = 1u << 1, /* has <struct> arrays (quirks may apply) */
     GCEV_TF_COVERS_STRUCT = 1u << 2, /* writes every member of its C struct in full
                                         (with 8-byte pointers) */
@@ -241,10 +241,10 @@ typedef struct gcev_template {
     const char *name;
     const gcev_field_desc *fields;
     uint16_t nfields;
-    uint16_t struct_size;  /* sizeof the C struct the fields land in */
-    uint16_t min_size[2];  /* smallest payload for pointer size 4 / 8 */
-    uint8_t flags;         /* GCEV_TF_* */
-    uint64_t all_present;  /* the present bits of all its fields */
+    uint16_t struct_size; /* sizeof the C struct the fields land in */
+    uint16_t min_size[2]; /* smallest payload for pointer size 4 / 8 */
+    uint8_t flags;        /* GCEV_TF_* */
+    uint64_t all_present; /* the present bits of all its fields */
 } gcev_template;
 
 struct gcev_provider;
@@ -254,11 +254,11 @@ typedef struct gcev_event_desc {
     uint16_t id;
     uint8_t version;
     uint8_t level;
-    uint16_t family;        /* gcev_family of the typed struct */
+    uint16_t family; /* gcev_family of the typed struct */
     uint8_t opcode;
     uint16_t task;
     uint64_t keywords;
-    const char *symbol;     /* manifest symbol, e.g. "GCStart_V2" */
+    const char *symbol; /* manifest symbol, e.g. "GCStart_V2" */
     const char *task_name;
     const char *opcode_name;
     const char *keyword_names; /* space separated, as in the manifest */
@@ -267,13 +267,13 @@ typedef struct gcev_event_desc {
 
 typedef struct gcev_provider {
     const char *name;
-    const char *prefix;     /* C name prefix used for its types ("" for the runtime) */
+    const char *prefix; /* C name prefix used for its types ("" for the runtime) */
     gcev_guid guid;
     uint8_t has_guid;
     uint16_t nevents;
     const gcev_event_desc *events; /* sorted by (id, version) */
     uint16_t max_id;
-    const uint16_t *by_id;  /* [id] = 1 + index of the id's first version in events, 0 if none */
+    const uint16_t *by_id; /* [id] = 1 + index of the id's first version in events, 0 if none */
 } gcev_provider;
 
 /* An event family: all versions of one (provider, id), one C struct. */
@@ -301,8 +301,8 @@ GCEV_API const gcev_provider *gcev_provider_find_guid(const gcev_guid *guid);
  * the newest (its extra bytes are then reported as trailing). Returns NULL and
  * sets *status to GCEV_E_UNKNOWN_EVENT or GCEV_E_UNKNOWN_VERSION otherwise.
  */
-GCEV_API const gcev_event_desc *gcev_event_desc_resolve(const gcev_provider *p, uint16_t id,
-                                                        uint16_t version, gcev_status *status);
+GCEV_API const gcev_event_desc *gcev_event_desc_resolve(const gcev_provider *p, uint16_t id, uint16_t version,
+                                                        gcev_status *status);
 
 /* Name of value v in a value map, NULL when the map has no such value. */
 GCEV_API const char *gcev_map_name(const gcev_map *m, uint64_t v);
@@ -318,15 +318,14 @@ GCEV_API size_t gcev_map_format(const gcev_map *m, uint64_t v, char *buf, size_t
  * struct. *consumed (may be NULL) gets the bytes used.
  */
 GCEV_API gcev_status gcev_decode_family(uint16_t family, uint16_t version, uint8_t pointer_size,
-                                        const uint8_t *data, size_t size, void *out,
-                                        uint32_t *consumed, gcev_error *err);
+                                        const uint8_t *data, size_t size, void *out, uint32_t *consumed,
+                                        gcev_error *err);
 
 /*
  * Reads element i of a struct array into `elem_out` (a struct of the element's
  * generated type, a->elem->struct_size bytes).
  */
-GCEV_API gcev_status gcev_array_elem(const gcev_array *a, uint32_t i, void *elem_out,
-                                     gcev_error *err);
+GCEV_API gcev_status gcev_array_elem(const gcev_array *a, uint32_t i, void *elem_out, gcev_error *err);
 
 #ifdef __cplusplus
 }
@@ -347,8 +346,8 @@ typedef struct gcev_input {
     const gcev_provider *provider; /* from gcev_provider_find() */
     uint16_t event_id;
     uint16_t version;
-    uint8_t pointer_size;          /* of the traced process: 4 or 8 */
-    const uint8_t *data;           /* payload; may be NULL when size == 0 */
+    uint8_t pointer_size; /* of the traced process: 4 or 8 */
+    const uint8_t *data;  /* payload; may be NULL when size == 0 */
     size_t size;
 } gcev_input;
 
@@ -357,10 +356,10 @@ typedef struct gcev_event {
     const gcev_event_desc *desc; /* template used */
     uint16_t version;            /* version of the input (may exceed desc->version) */
     uint8_t pointer_size;
-    uint8_t newer_version;       /* 1 when decoded with an older template */
-    uint32_t consumed;           /* payload bytes the template used */
-    uint32_t trailing;           /* payload bytes after them (not an error) */
-    gcev_union u;                /* u.<family>, tag desc->family */
+    uint8_t newer_version; /* 1 when decoded with an older template */
+    uint32_t consumed;     /* payload bytes the template used */
+    uint32_t trailing;     /* payload bytes after them (not an error) */
+    gcev_union u;          /* u.<family>, tag desc->family */
 } gcev_event;
 
 /*
@@ -376,9 +375,8 @@ GCEV_API gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_err
  * the family struct of desc (desc->tmpl->struct_size bytes). Used by the
  * generated gcev_decode_<family>() helpers.
  */
-GCEV_API gcev_status gcev_decode_desc(const gcev_event_desc *desc, uint8_t pointer_size,
-                                      const uint8_t *data, size_t size, void *struct_out,
-                                      uint32_t *consumed, gcev_error *err);
+GCEV_API gcev_status gcev_decode_desc(const gcev_event_desc *desc, uint8_t pointer_size, const uint8_t *data,
+                                      size_t size, void *struct_out, uint32_t *consumed, gcev_error *err);
 
 /*
  * Encodes `ev` (desc, pointer_size and fields; `present` bits are ignored:
@@ -399,22 +397,22 @@ typedef struct gcev_field {
     const gcev_field_desc *desc;
     const char *name;
     gcev_type type;
-    uint32_t payload_offset;    /* where the field starts in the payload */
+    uint32_t payload_offset; /* where the field starts in the payload */
     union {
-        uint64_t u;             /* unsigned ints, pointers, booleans */
-        int64_t i;              /* signed ints */
-        double d;               /* float, double */
-        gcev_utf16 str;         /* UnicodeString */
-        gcev_bytes bytes;       /* Binary, AnsiString */
-        gcev_array array;       /* struct arrays, count= data */
+        uint64_t u;       /* unsigned ints, pointers, booleans */
+        int64_t i;        /* signed ints */
+        double d;         /* float, double */
+        gcev_utf16 str;   /* UnicodeString */
+        gcev_bytes bytes; /* Binary, AnsiString */
+        gcev_array array; /* struct arrays, count= data */
         gcev_guid guid;
     } v;
-    const char *value_name;     /* value-map name, NULL if none/unknown */
+    const char *value_name; /* value-map name, NULL if none/unknown */
 } gcev_field;
 
 typedef struct gcev_field_iter {
     const gcev_template *tmpl;
-    const uint8_t *base;  /* the typed struct */
+    const uint8_t *base; /* the typed struct */
     uint64_t present;
     uint16_t next;
     uint8_t pointer_size;
@@ -453,8 +451,7 @@ GCEV_API size_t gcev_format_names_json(const gcev_event *ev, char *buf, size_t n
  * `inner` (provider "Microsoft-Windows-DotNETRuntime-GCDynamicEvent").
  * Returns GCEV_E_UNKNOWN_EVENT for unknown names: the blob stays a raw view.
  */
-GCEV_API gcev_status gcev_decode_dynamic(const gcev_event *outer, gcev_event *inner,
-                                         gcev_error *err);
+GCEV_API gcev_status gcev_decode_dynamic(const gcev_event *outer, gcev_event *inner, gcev_error *err);
 
 #ifdef __cplusplus
 }

@@ -68,9 +68,9 @@ typedef struct gcev_stats_gen_heap {
 
 /* Marking of one root kind (GCMarkWithType), over all heaps. */
 typedef struct gcev_stats_mark {
-    uint8_t present;      /* 1 when at least one heap reported this kind */
-    double ms;            /* longest heap's time: since its previous mark event (or GC start) */
-    uint64_t bytes;       /* bytes promoted from these roots, summed over heaps */
+    uint8_t present; /* 1 when at least one heap reported this kind */
+    double ms;       /* longest heap's time: since its previous mark event (or GC start) */
+    uint64_t bytes;  /* bytes promoted from these roots, summed over heaps */
 } gcev_stats_mark;
 
 /* gcev_stats_gc.present bits. */
@@ -95,40 +95,40 @@ typedef struct gcev_stats_mark {
 #define GCEV_STATS_GC_HAS_HEAP_STATS (UINT64_C(1) << 18)      /* GCHeapStats seen */
 
 /* gcev_stats_gc.flags */
-#define GCEV_STATS_GC_INCOMPLETE (1u << 0) /* events were dropped while this GC was open */
+#define GCEV_STATS_GC_INCOMPLETE (1u << 0)        /* events were dropped while this GC was open */
 #define GCEV_STATS_GC_SHARED_SUSPENSION (1u << 1) /* started inside another GC's suspension */
 
 typedef struct gcev_stats_gc {
-    uint64_t present;          /* GCEV_STATS_GC_HAS_* */
-    uint32_t flags;            /* GCEV_STATS_GC_INCOMPLETE, ... */
-    uint32_t number;           /* GCStart Count: the runtime's GC index */
-    uint32_t generation;       /* condemned generation (GCStart Depth) */
-    uint32_t reason;           /* GCReasonMap value (gcev_gc_reason_map_name) */
-    uint32_t type;             /* gcev_stats_gc_type */
-    uint32_t nested_in;        /* number of the background GC this GC ran inside */
-    uint64_t thread_id;        /* thread that logged GCStart */
-    double start_ms;           /* GCStart, ms from the trace start */
-    double end_ms;             /* GCEnd */
-    double duration_ms;        /* GCStart -> GCEnd */
-    double suspend_begin_ms;   /* SuspendEEBegin of the suspension the GC started in */
-    double suspension_ms;      /* SuspendEEBegin -> SuspendEEEnd (summed for a background GC) */
-    double pause_ms;           /* SuspendEEBegin -> RestartEEEnd (background: its own suspensions) */
-    uint32_t suspensions;      /* suspensions summed into pause_ms */
-    uint64_t promoted_bytes;   /* HeapStats total promoted, else GCMarkWithType bytes */
-    uint64_t allocated_bytes;  /* AllocationTick amounts since the previous GCStart */
-    uint64_t pinned_objects;   /* HeapStats PinnedObjectCount */
-    uint32_t pinned_events;    /* PinObjectAtGCTime events during the GC */
-    uint64_t pinned_bytes;     /* their ObjectSize sum */
+    uint64_t present;         /* GCEV_STATS_GC_HAS_* */
+    uint32_t flags;           /* GCEV_STATS_GC_INCOMPLETE, ... */
+    uint32_t number;          /* GCStart Count: the runtime's GC index */
+    uint32_t generation;      /* condemned generation (GCStart Depth) */
+    uint32_t reason;          /* GCReasonMap value (gcev_gc_reason_map_name) */
+    uint32_t type;            /* gcev_stats_gc_type */
+    uint32_t nested_in;       /* number of the background GC this GC ran inside */
+    uint64_t thread_id;       /* thread that logged GCStart */
+    double start_ms;          /* GCStart, ms from the trace start */
+    double end_ms;            /* GCEnd */
+    double duration_ms;       /* GCStart -> GCEnd */
+    double suspend_begin_ms;  /* SuspendEEBegin of the suspension the GC started in */
+    double suspension_ms;     /* SuspendEEBegin -> SuspendEEEnd (summed for a background GC) */
+    double pause_ms;          /* SuspendEEBegin -> RestartEEEnd (background: its own suspensions) */
+    uint32_t suspensions;     /* suspensions summed into pause_ms */
+    uint64_t promoted_bytes;  /* HeapStats total promoted, else GCMarkWithType bytes */
+    uint64_t allocated_bytes; /* AllocationTick amounts since the previous GCStart */
+    uint64_t pinned_objects;  /* HeapStats PinnedObjectCount */
+    uint32_t pinned_events;   /* PinObjectAtGCTime events during the GC */
+    uint64_t pinned_bytes;    /* their ObjectSize sum */
     uint64_t finalization_promoted_count;
     uint32_t condemn_reasons0; /* GlobalHeapHistory V3+, else OR of PerHeapHistory */
     uint32_t condemn_reasons1;
     uint32_t global_mechanisms;
-    int32_t heap_count;        /* GlobalHeapHistory NumHeaps (>1: server GC) */
-    uint32_t heap_histories;   /* GCPerHeapHistory events summed into gens[] */
+    int32_t heap_count;      /* GlobalHeapHistory NumHeaps (>1: server GC) */
+    uint32_t heap_histories; /* GCPerHeapHistory events summed into gens[] */
     gcev_stats_gen_heap gens[GCEV_STATS_GENS];
     gcev_stats_mark marks[GCEV_STATS_ROOT_KINDS];
-    uint32_t loh_compact_heaps;       /* GCLOHCompact elements (one per heap) */
-    uint64_t loh_compact_time_plan;   /* TimePlan, TimeCompact, TimeRelocate: summed over heaps, */
+    uint32_t loh_compact_heaps;        /* GCLOHCompact elements (one per heap) */
+    uint64_t loh_compact_time_plan;    /* TimePlan, TimeCompact, TimeRelocate: summed over heaps, */
     uint64_t loh_compact_time_compact; /* in the runtime's units (microseconds) */
     uint64_t loh_compact_time_relocate;
     uint64_t loh_compact_total_refs;
@@ -140,15 +140,15 @@ typedef struct gcev_stats_gc {
 /* ------------------------------------------------------------------------ */
 
 typedef struct gcev_stats_gen_summary {
-    uint32_t generation;       /* 0, 1 or 2 (condemned generation) */
-    uint64_t count;            /* GCs of this generation */
-    uint64_t background;       /* of which background GCs */
-    uint64_t foreground;       /* of which foreground GCs */
-    uint64_t pause_count;      /* GCs whose pause is known (the mean divides by it) */
+    uint32_t generation;  /* 0, 1 or 2 (condemned generation) */
+    uint64_t count;       /* GCs of this generation */
+    uint64_t background;  /* of which background GCs */
+    uint64_t foreground;  /* of which foreground GCs */
+    uint64_t pause_count; /* GCs whose pause is known (the mean divides by it) */
     double pause_total_ms, pause_mean_ms, pause_max_ms; /* valid when pause_count > 0 */
-    uint64_t promoted_count;   /* GCs whose promoted bytes are known */
-    uint64_t promoted_bytes;   /* valid when promoted_count > 0 */
-    double duration_total_ms;  /* GCStart -> GCEnd, of GCs with an end */
+    uint64_t promoted_count;                            /* GCs whose promoted bytes are known */
+    uint64_t promoted_bytes;                            /* valid when promoted_count > 0 */
+    double duration_total_ms;                           /* GCStart -> GCEnd, of GCs with an end */
 } gcev_stats_gen_summary;
 
 /* gcev_stats_summary.present bits. */
@@ -159,29 +159,29 @@ typedef struct gcev_stats_gen_summary {
 #define GCEV_STATS_SUM_HAS_SURVIVED (UINT64_C(1) << 4)   /* AppDomainMemSurvived after a full blocking GC */
 
 typedef struct gcev_stats_summary {
-    uint64_t present;          /* GCEV_STATS_SUM_HAS_* */
-    uint64_t events;           /* events fed (all providers) */
-    uint64_t gc_events;        /* of which decoded GC events */
-    uint64_t decode_errors;    /* GC events whose payload did not decode (skipped) */
-    double first_ms, last_ms;  /* time span of the events fed */
-    double duration_ms;        /* last_ms - first_ms */
+    uint64_t present;         /* GCEV_STATS_SUM_HAS_* */
+    uint64_t events;          /* events fed (all providers) */
+    uint64_t gc_events;       /* of which decoded GC events */
+    uint64_t decode_errors;   /* GC events whose payload did not decode (skipped) */
+    double first_ms, last_ms; /* time span of the events fed */
+    double duration_ms;       /* last_ms - first_ms */
     uint64_t gc_count;
-    uint64_t unfinished_gcs;   /* GCs without a GCEnd */
-    double gcs_per_sec;        /* HAS_DURATION */
-    double pause_total_ms;     /* HAS_PAUSE */
-    double pause_percent;      /* HAS_PAUSE and HAS_DURATION: pause_total / duration */
-    double pause_max_ms;       /* HAS_PAUSE */
-    uint32_t pause_max_gc;     /* number of the GC with the longest pause */
-    uint64_t allocation_ticks; /* HAS_ALLOCATION: AllocationTick events */
-    uint64_t allocated_bytes;  /* their AllocationAmount(64) sum (~100 KB sampling) */
-    double alloc_mb_per_sec;   /* HAS_ALLOCATION and HAS_DURATION (MB = 10^6 bytes) */
+    uint64_t unfinished_gcs;    /* GCs without a GCEnd */
+    double gcs_per_sec;         /* HAS_DURATION */
+    double pause_total_ms;      /* HAS_PAUSE */
+    double pause_percent;       /* HAS_PAUSE and HAS_DURATION: pause_total / duration */
+    double pause_max_ms;        /* HAS_PAUSE */
+    uint32_t pause_max_gc;      /* number of the GC with the longest pause */
+    uint64_t allocation_ticks;  /* HAS_ALLOCATION: AllocationTick events */
+    uint64_t allocated_bytes;   /* their AllocationAmount(64) sum (~100 KB sampling) */
+    double alloc_mb_per_sec;    /* HAS_ALLOCATION and HAS_DURATION (MB = 10^6 bytes) */
     uint64_t other_suspensions; /* suspensions with no GC inside (sampler, debugger) */
     double other_suspended_ms;  /* their SuspendEEBegin -> RestartEEEnd time */
-    int32_t heap_count;        /* HAS_HEAP_COUNT: largest NumHeaps seen (>1: server GC) */
-    uint64_t dropped_events;   /* reported by gcev_stats_note_dropped() */
-    uint32_t survived_gc;      /* HAS_SURVIVED: number of the last full blocking GC */
-    uint64_t process_survived; /* HAS_SURVIVED: ProcessSurvived after it */
-    uint8_t limit_hit;         /* 1: a segment/handle/AppDomain table reached its limit */
+    int32_t heap_count;         /* HAS_HEAP_COUNT: largest NumHeaps seen (>1: server GC) */
+    uint64_t dropped_events;    /* reported by gcev_stats_note_dropped() */
+    uint32_t survived_gc;       /* HAS_SURVIVED: number of the last full blocking GC */
+    uint64_t process_survived;  /* HAS_SURVIVED: ProcessSurvived after it */
+    uint8_t limit_hit;          /* 1: a segment/handle/AppDomain table reached its limit */
 } gcev_stats_summary;
 
 /* Survived bytes of one AppDomain after the last full blocking GC. */
@@ -197,7 +197,7 @@ typedef struct gcev_stats_appdomain {
 typedef struct gcev_stats_segment {
     uint64_t address;
     uint64_t size;
-    uint32_t type;             /* GCSegmentTypeMap value */
+    uint32_t type; /* GCSegmentTypeMap value */
     double created_ms;
 } gcev_stats_segment;
 
@@ -205,17 +205,17 @@ typedef struct gcev_stats_handle {
     uint64_t handle_id;
     uint64_t object_id;
     uint64_t app_domain_id;
-    uint32_t kind;             /* GCHandleKindMap value */
+    uint32_t kind; /* GCHandleKindMap value */
     uint32_t generation;
     double created_ms;
 } gcev_stats_handle;
 
 typedef struct gcev_stats_pairing {
-    uint64_t created;          /* Create/Set events */
-    uint64_t freed;            /* Free/Destroy events that matched a creation */
-    uint64_t unmatched_frees;  /* Free/Destroy events with no creation seen */
-    uint64_t live;             /* never freed (listed by the *_at accessors) */
-    uint64_t over_limit;       /* creations not tracked because the table was full */
+    uint64_t created;         /* Create/Set events */
+    uint64_t freed;           /* Free/Destroy events that matched a creation */
+    uint64_t unmatched_frees; /* Free/Destroy events with no creation seen */
+    uint64_t live;            /* never freed (listed by the *_at accessors) */
+    uint64_t over_limit;      /* creations not tracked because the table was full */
 } gcev_stats_pairing;
 
 /* ------------------------------------------------------------------------ */
@@ -223,9 +223,9 @@ typedef struct gcev_stats_pairing {
 /* ------------------------------------------------------------------------ */
 
 typedef struct gcev_stats_options {
-    uint32_t max_segments;     /* live segments tracked; 0 = 65536 */
-    uint32_t max_handles;      /* live GC handles tracked; 0 = 1048576 */
-    uint32_t max_app_domains;  /* AppDomains tracked for survived bytes; 0 = 256 */
+    uint32_t max_segments;    /* live segments tracked; 0 = 65536 */
+    uint32_t max_handles;     /* live GC handles tracked; 0 = 1048576 */
+    uint32_t max_app_domains; /* AppDomains tracked for survived bytes; 0 = 256 */
 } gcev_stats_options;
 
 typedef struct gcev_stats gcev_stats;
@@ -245,10 +245,10 @@ typedef struct gcev_stats_input {
     const gcev_provider *provider; /* compiled provider, or NULL (the event is only counted) */
     uint16_t event_id;
     uint16_t version;
-    uint8_t pointer_size;          /* of the traced process: 4 or 8 */
-    const uint8_t *payload;        /* may be NULL when payload_size == 0 */
+    uint8_t pointer_size;   /* of the traced process: 4 or 8 */
+    const uint8_t *payload; /* may be NULL when payload_size == 0 */
     uint32_t payload_size;
-    double ms;                     /* timestamp, ms from any fixed origin */
+    double ms; /* timestamp, ms from any fixed origin */
     uint64_t thread_id;
 } gcev_stats_input;
 
@@ -288,8 +288,7 @@ GCEV_API void gcev_stats_note_dropped(gcev_stats *s, uint64_t count, double ms);
 GCEV_API gcev_status gcev_stats_finish(gcev_stats *s);
 
 /* Called every 65536 events by gcev_stats_read_trace (file_size 0 for streams). */
-typedef void (*gcev_stats_progress_fn)(void *ctx, uint64_t events, uint64_t file_offset,
-                                       uint64_t file_size);
+typedef void (*gcev_stats_progress_fn)(void *ctx, uint64_t events, uint64_t file_offset, uint64_t file_size);
 
 /*
  * Reads every remaining event of `t` into the model, reporting dropped events
@@ -299,9 +298,8 @@ typedef void (*gcev_stats_progress_fn)(void *ctx, uint64_t events, uint64_t file
  * filled; the model then holds, finished, every event before the fault), or
  * GCEV_E_NOMEM / GCEV_E_INVALID_ARG (s or t NULL).
  */
-GCEV_API gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t,
-                                           gcev_stats_progress_fn progress, void *ctx,
-                                           gcev_error *err);
+GCEV_API gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_stats_progress_fn progress,
+                                           void *ctx, gcev_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Results (valid after gcev_stats_finish; NULL s gives 0 / NULL)            */

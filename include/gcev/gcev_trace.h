@@ -30,16 +30,16 @@ GCEV_API const char *gcev_trace_format_name(gcev_trace_format f);
 
 typedef struct gcev_trace_info {
     gcev_trace_format format;
-    uint32_t format_version;   /* NetPerf 1-3, NetTrace 4-6 (5 when V5 metadata tags seen), ETL: 0 */
-    uint8_t pointer_size;      /* 4 or 8 (default 8 when the format does not say) */
+    uint32_t format_version; /* NetPerf 1-3, NetTrace 4-6 (5 when V5 metadata tags seen), ETL: 0 */
+    uint8_t pointer_size;    /* 4 or 8 (default 8 when the format does not say) */
     uint32_t process_id;
     uint32_t processor_count;
-    uint64_t clock_frequency;  /* ticks per second of the timestamps */
-    int64_t sync_time_qpc;     /* timestamp of the trace start (ms = 0) */
-    int64_t sync_time_utc;     /* FILETIME (100 ns since 1601) of that instant, 0 if unknown */
-    uint64_t events_lost;      /* as the header reports (ETL), else 0 */
-    uint64_t buffers_lost;     /* as the header reports (ETL), else 0 */
-    uint64_t file_size;        /* 0 when reading a stream */
+    uint64_t clock_frequency; /* ticks per second of the timestamps */
+    int64_t sync_time_qpc;    /* timestamp of the trace start (ms = 0) */
+    int64_t sync_time_utc;    /* FILETIME (100 ns since 1601) of that instant, 0 if unknown */
+    uint64_t events_lost;     /* as the header reports (ETL), else 0 */
+    uint64_t buffers_lost;    /* as the header reports (ETL), else 0 */
+    uint64_t file_size;       /* 0 when reading a stream */
 } gcev_trace_info;
 
 /*
@@ -61,50 +61,50 @@ enum {
 
 /* A field of a self-describing (EventSource / TraceLogging) event's metadata. */
 typedef struct gcev_trace_field {
-    const char *name;          /* UTF-8, NUL-terminated */
-    uint32_t type_code;        /* the format's own type code (TypeCode / TDH in-type) */
-    uint32_t array_type_code;  /* element type code when the field is an array, else 0 */
-    uint32_t nfields;          /* nested fields of a struct (object) field */
+    const char *name;         /* UTF-8, NUL-terminated */
+    uint32_t type_code;       /* the format's own type code (TypeCode / TDH in-type) */
+    uint32_t array_type_code; /* element type code when the field is an array, else 0 */
+    uint32_t nfields;         /* nested fields of a struct (object) field */
     const struct gcev_trace_field *fields;
     /* TDH (TraceLogging) fields only; 0 in EventPipe field lists: */
-    uint16_t fixed_count;      /* element count of a GCEV_FIELD_FIXED_COUNT array */
-    uint8_t out_type;          /* TDH out-type (TDH_OUTTYPE_*, 3 = Boolean), 0 when absent */
-    uint8_t flags;             /* GCEV_FIELD_* */
+    uint16_t fixed_count; /* element count of a GCEV_FIELD_FIXED_COUNT array */
+    uint8_t out_type;     /* TDH out-type (TDH_OUTTYPE_*, 3 = Boolean), 0 when absent */
+    uint8_t flags;        /* GCEV_FIELD_* */
 } gcev_trace_field;
 
 typedef struct gcev_trace_event {
     /* Who */
-    const char *provider_name;      /* UTF-8, NUL-terminated; "" when unknown */
+    const char *provider_name; /* UTF-8, NUL-terminated; "" when unknown */
     gcev_guid provider_guid;
     uint8_t has_provider_guid;
-    const gcev_provider *provider;  /* compiled schema provider, or NULL */
+    const gcev_provider *provider; /* compiled schema provider, or NULL */
     uint16_t event_id;
-    uint16_t version;               /* effective version (label list wins in V6) */
-    const char *event_name;         /* from the trace's metadata; "" when absent */
+    uint16_t version;       /* effective version (label list wins in V6) */
+    const char *event_name; /* from the trace's metadata; "" when absent */
     uint8_t opcode, level;
-    uint8_t has_opcode, has_level;  /* whether the format carried them */
+    uint8_t has_opcode, has_level; /* whether the format carried them */
     uint64_t keywords;
     /* Where and when */
     uint32_t process_id;
     uint64_t thread_id;
     uint64_t capture_thread_id;
-    uint32_t processor;             /* capture processor / CPU, UINT32_MAX if unknown */
-    uint32_t sequence;              /* EventPipe sequence number, 0 if none */
-    int64_t timestamp;              /* raw clock ticks */
-    double ms;                      /* (timestamp - sync_time_qpc) * 1000 / clock_frequency */
+    uint32_t processor; /* capture processor / CPU, UINT32_MAX if unknown */
+    uint32_t sequence;  /* EventPipe sequence number, 0 if none */
+    int64_t timestamp;  /* raw clock ticks */
+    double ms;          /* (timestamp - sync_time_qpc) * 1000 / clock_frequency */
     gcev_guid activity_id;
     gcev_guid related_activity_id;
     uint8_t has_activity_id, has_related_activity_id;
     /* What */
-    uint8_t pointer_size;           /* of this event (ETL: from the record marker) */
+    uint8_t pointer_size; /* of this event (ETL: from the record marker) */
     const uint8_t *payload;
     uint32_t payload_size;
-    const uint8_t *stack;           /* stack IPs, pointer_size bytes each, or NULL */
-    uint32_t stack_size;            /* bytes */
+    const uint8_t *stack; /* stack IPs, pointer_size bytes each, or NULL */
+    uint32_t stack_size;  /* bytes */
     /* Self-describing metadata (EventSource/TraceLogging), else nfields == 0 */
     uint32_t nfields;
     const gcev_trace_field *fields;
-    uint64_t file_offset;           /* where the event record starts (0 for streams if unknown) */
+    uint64_t file_offset; /* where the event record starts (0 for streams if unknown) */
     /* Type codes of `fields`: GCEV_FIELD_TYPES_EVENTPIPE (0) or GCEV_FIELD_TYPES_TDH. */
     uint8_t field_type_system;
 } gcev_trace_event;
@@ -118,8 +118,8 @@ enum {
 };
 
 typedef struct gcev_trace_options {
-    uint32_t order;            /* GCEV_TRACE_ORDER_* */
-    uint32_t max_block_size;   /* safety limit for one block/buffer; 0 = default (256 MiB) */
+    uint32_t order;          /* GCEV_TRACE_ORDER_* */
+    uint32_t max_block_size; /* safety limit for one block/buffer; 0 = default (256 MiB) */
 } gcev_trace_options;
 
 typedef struct gcev_trace gcev_trace;
@@ -128,16 +128,14 @@ typedef struct gcev_trace gcev_trace;
  * Opens a trace; the format is detected from content. opts may be NULL.
  * On failure *out is NULL and err (if non-NULL) says why.
  */
-GCEV_API gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opts,
-                                          gcev_trace **out, gcev_error *err);
+GCEV_API gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opts, gcev_trace **out,
+                                          gcev_error *err);
 /* `data` must outlive the trace; nothing is copied. */
-GCEV_API gcev_status gcev_trace_open_memory(const void *data, size_t size,
-                                            const gcev_trace_options *opts, gcev_trace **out,
-                                            gcev_error *err);
+GCEV_API gcev_status gcev_trace_open_memory(const void *data, size_t size, const gcev_trace_options *opts,
+                                            gcev_trace **out, gcev_error *err);
 /* Non-seekable input (a pipe from a live session). */
-GCEV_API gcev_status gcev_trace_open_reader(gcev_read_fn read, void *ctx,
-                                            const gcev_trace_options *opts, gcev_trace **out,
-                                            gcev_error *err);
+GCEV_API gcev_status gcev_trace_open_reader(gcev_read_fn read, void *ctx, const gcev_trace_options *opts,
+                                            gcev_trace **out, gcev_error *err);
 
 GCEV_API const gcev_trace_info *gcev_trace_get_info(const gcev_trace *t);
 
@@ -156,7 +154,7 @@ typedef struct gcev_trace_drop {
     uint32_t expected_sequence;
     uint32_t seen_sequence;
     uint64_t dropped;
-    int64_t timestamp;          /* of the first event after the gap */
+    int64_t timestamp; /* of the first event after the gap */
     uint64_t file_offset;
 } gcev_trace_drop;
 

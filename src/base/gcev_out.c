@@ -20,7 +20,10 @@ void gcev_out_put(gcev_out *o, const char *s, size_t n)
     o->len += n;
 }
 
-void gcev_out_str(gcev_out *o, const char *s) { gcev_out_put(o, s, strlen(s)); }
+void gcev_out_str(gcev_out *o, const char *s)
+{
+    gcev_out_put(o, s, strlen(s));
+}
 
 void gcev_out_fmt(gcev_out *o, const char *fmt, ...)
 {
@@ -45,12 +48,23 @@ size_t gcev_out_finish(gcev_out *o)
 static void json_code_point(gcev_out *o, uint32_t cp)
 {
     switch (cp) {
-    case '"': gcev_out_str(o, "\\\""); return;
-    case '\\': gcev_out_str(o, "\\\\"); return;
-    case '\n': gcev_out_str(o, "\\n"); return;
-    case '\r': gcev_out_str(o, "\\r"); return;
-    case '\t': gcev_out_str(o, "\\t"); return;
-    default: break;
+    case '"':
+        gcev_out_str(o, "\\\"");
+        return;
+    case '\\':
+        gcev_out_str(o, "\\\\");
+        return;
+    case '\n':
+        gcev_out_str(o, "\\n");
+        return;
+    case '\r':
+        gcev_out_str(o, "\\r");
+        return;
+    case '\t':
+        gcev_out_str(o, "\\t");
+        return;
+    default:
+        break;
     }
     if (cp < 0x20) {
         gcev_out_fmt(o, "\\u%04x", (unsigned)cp);
@@ -84,8 +98,11 @@ void gcev_out_json_ascii(gcev_out *o, const uint8_t *s, size_t n)
 static size_t utf8_sequence(const uint8_t *s, size_t n, uint32_t *cp)
 {
     uint8_t b = s[0];
-    size_t len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3
-               : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    size_t len = b < 0x80                 ? 1
+                 : b >= 0xc2 && b <= 0xdf ? 2
+                 : b >= 0xe0 && b <= 0xef ? 3
+                 : b >= 0xf0 && b <= 0xf4 ? 4
+                                          : 0;
     if (len == 0 || len > n) {
         return 0;
     }
@@ -116,4 +133,3 @@ void gcev_out_json_utf8(gcev_out *o, const uint8_t *s, size_t n)
     }
     gcev_out_str(o, "\"");
 }
-

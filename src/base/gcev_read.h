@@ -42,10 +42,14 @@ static inline uint64_t gcev_rd_u64le(const uint8_t *p)
 static inline uint64_t gcev_rd_uint(const uint8_t *p, unsigned width)
 {
     switch (width) {
-    case 1: return p[0];
-    case 2: return gcev_rd_u16le(p);
-    case 4: return gcev_rd_u32le(p);
-    default: return gcev_rd_u64le(p);
+    case 1:
+        return p[0];
+    case 2:
+        return gcev_rd_u16le(p);
+    case 4:
+        return gcev_rd_u32le(p);
+    default:
+        return gcev_rd_u64le(p);
     }
 }
 
@@ -56,9 +60,18 @@ static inline void gcev_wr_uint(uint8_t *p, uint64_t v, unsigned width)
     }
 }
 
-static inline void gcev_put16(uint8_t *p, uint16_t v) { gcev_wr_uint(p, v, 2); }
-static inline void gcev_put32(uint8_t *p, uint32_t v) { gcev_wr_uint(p, v, 4); }
-static inline void gcev_put64(uint8_t *p, uint64_t v) { gcev_wr_uint(p, v, 8); }
+static inline void gcev_put16(uint8_t *p, uint16_t v)
+{
+    gcev_wr_uint(p, v, 2);
+}
+static inline void gcev_put32(uint8_t *p, uint32_t v)
+{
+    gcev_wr_uint(p, v, 4);
+}
+static inline void gcev_put64(uint8_t *p, uint64_t v)
+{
+    gcev_wr_uint(p, v, 8);
+}
 
 /* A GUID from its 16 wire bytes (data1..3 little-endian, data4 as is). */
 static inline gcev_guid gcev_guid_load(const uint8_t *p)

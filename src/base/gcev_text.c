@@ -75,14 +75,20 @@ size_t gcev_utf16_to_utf8(gcev_utf16 s, char *buf, size_t n)
     return len;
 }
 
-uint32_t gcev_utf16_next(gcev_utf16 s, uint32_t *i) { return next_code_point(s, i); }
-size_t gcev_utf8_encode(uint32_t cp, char out[4]) { return encode_utf8(cp, out); }
+uint32_t gcev_utf16_next(gcev_utf16 s, uint32_t *i)
+{
+    return next_code_point(s, i);
+}
+size_t gcev_utf8_encode(uint32_t cp, char out[4])
+{
+    return encode_utf8(cp, out);
+}
 
 void gcev_guid_format(const gcev_guid *g, char buf[37])
 {
-    snprintf(buf, 37, "%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", (unsigned long)g->data1,
-             g->data2, g->data3, g->data4[0], g->data4[1], g->data4[2], g->data4[3], g->data4[4],
-             g->data4[5], g->data4[6], g->data4[7]);
+    snprintf(buf, 37, "%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", (unsigned long)g->data1, g->data2,
+             g->data3, g->data4[0], g->data4[1], g->data4[2], g->data4[3], g->data4[4], g->data4[5],
+             g->data4[6], g->data4[7]);
 }
 
 static int hexval(char c)

@@ -18,21 +18,39 @@
 unsigned gcev_wire_size(gcev_type t, unsigned pointer_size)
 {
     switch (t) {
-    case GCEV_T_INT8: case GCEV_T_UINT8: return 1;
-    case GCEV_T_INT16: case GCEV_T_UINT16: return 2;
-    case GCEV_T_INT32: case GCEV_T_UINT32: case GCEV_T_FLOAT: case GCEV_T_BOOLEAN: return 4;
-    case GCEV_T_INT64: case GCEV_T_UINT64: case GCEV_T_DOUBLE: case GCEV_T_FILETIME: return 8;
-    case GCEV_T_POINTER: return pointer_size;
-    case GCEV_T_GUID: case GCEV_T_SYSTEMTIME: return 16;
-    default: return 0;
+    case GCEV_T_INT8:
+    case GCEV_T_UINT8:
+        return 1;
+    case GCEV_T_INT16:
+    case GCEV_T_UINT16:
+        return 2;
+    case GCEV_T_INT32:
+    case GCEV_T_UINT32:
+    case GCEV_T_FLOAT:
+    case GCEV_T_BOOLEAN:
+        return 4;
+    case GCEV_T_INT64:
+    case GCEV_T_UINT64:
+    case GCEV_T_DOUBLE:
+    case GCEV_T_FILETIME:
+        return 8;
+    case GCEV_T_POINTER:
+        return pointer_size;
+    case GCEV_T_GUID:
+    case GCEV_T_SYSTEMTIME:
+        return 16;
+    default:
+        return 0;
     }
 }
 
 unsigned gcev_wire_align(gcev_type t, unsigned pointer_size)
 {
     switch (t) {
-    case GCEV_T_GUID: return 4;      /* struct of uint32/uint16/bytes */
-    case GCEV_T_SYSTEMTIME: return 2; /* eight WORDs */
+    case GCEV_T_GUID:
+        return 4; /* struct of uint32/uint16/bytes */
+    case GCEV_T_SYSTEMTIME:
+        return 2; /* eight WORDs */
     default: {
         unsigned w = gcev_wire_size(t, pointer_size);
         return w ? w : 1;
@@ -73,17 +91,21 @@ static gcev_status fail(gcev_error *err, gcev_status code, uint32_t pos, const c
 static void store_scalar(uint8_t *p, uint8_t store, uint64_t v)
 {
     switch (store) {
-    case GCEV_S_U8: case GCEV_S_I8: {
+    case GCEV_S_U8:
+    case GCEV_S_I8: {
         uint8_t x = (uint8_t)v;
         memcpy(p, &x, 1);
         break;
     }
-    case GCEV_S_U16: case GCEV_S_I16: {
+    case GCEV_S_U16:
+    case GCEV_S_I16: {
         uint16_t x = (uint16_t)v;
         memcpy(p, &x, 2);
         break;
     }
-    case GCEV_S_U32: case GCEV_S_I32: case GCEV_S_F32: {
+    case GCEV_S_U32:
+    case GCEV_S_I32:
+    case GCEV_S_F32: {
         uint32_t x = (uint32_t)v;
         memcpy(p, &x, 4);
         break;
@@ -98,14 +120,21 @@ static void store_scalar(uint8_t *p, uint8_t store, uint64_t v)
 static uint64_t widen(gcev_type t, uint64_t v)
 {
     switch (t) {
-    case GCEV_T_INT8: return (uint64_t)(int64_t)(int8_t)(uint8_t)v;
-    case GCEV_T_INT16: return (uint64_t)(int64_t)(int16_t)(uint16_t)v;
-    case GCEV_T_INT32: return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
-    default: return v;
+    case GCEV_T_INT8:
+        return (uint64_t)(int64_t)(int8_t)(uint8_t)v;
+    case GCEV_T_INT16:
+        return (uint64_t)(int64_t)(int16_t)(uint16_t)v;
+    case GCEV_T_INT32:
+        return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+    default:
+        return v;
     }
 }
 
-static void read_guid(const uint8_t *p, gcev_guid *g) { *g = gcev_guid_load(p); }
+static void read_guid(const uint8_t *p, gcev_guid *g)
+{
+    *g = gcev_guid_load(p);
+}
 
 /*
  * The straight-line path for templates of fixed-size scalars when the payload is
@@ -124,12 +153,28 @@ static uint32_t decode_fixed(const gcev_template *t, unsigned ps, const uint8_t 
         uint8_t *dst = out + f->offset;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         switch (w) {
-        case 1: memcpy(dst, p, 1); p += 1; continue;
-        case 2: memcpy(dst, p, 2); p += 2; continue;
-        case 4: memcpy(dst, p, 4); p += 4; continue;
-        case 8: memcpy(dst, p, 8); p += 8; continue;
-        case 16: memcpy(dst, p, 16); p += 16; continue; /* GUID: wire layout = struct layout on LE */
-        default: break;
+        case 1:
+            memcpy(dst, p, 1);
+            p += 1;
+            continue;
+        case 2:
+            memcpy(dst, p, 2);
+            p += 2;
+            continue;
+        case 4:
+            memcpy(dst, p, 4);
+            p += 4;
+            continue;
+        case 8:
+            memcpy(dst, p, 8);
+            p += 8;
+            continue;
+        case 16:
+            memcpy(dst, p, 16);
+            p += 16;
+            continue; /* GUID: wire layout = struct layout on LE */
+        default:
+            break;
         }
 #endif
         w &= ~(unsigned)GCEV_WIRE_WIDEN_SIGNED;
@@ -146,9 +191,8 @@ static uint32_t decode_fixed(const gcev_template *t, unsigned ps, const uint8_t 
     return (uint32_t)(p - start);
 }
 
-gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned flags,
-                               const uint8_t *data, uint32_t size, uint32_t *pos_io, uint8_t *out,
-                               gcev_error *err)
+gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned flags, const uint8_t *data,
+                               uint32_t size, uint32_t *pos_io, uint8_t *out, gcev_error *err)
 {
     const int aligned = (flags & GCEV_DF_SELF_ALIGNED) != 0;
     const int elems_aligned = (flags & GCEV_DF_ELEMS_ALIGNED) != 0;
@@ -216,8 +260,7 @@ gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned fla
             if (dst) {
                 memcpy(dst, &a, sizeof a);
             }
-        } else if (type == GCEV_T_UNICODE_STRING || type == GCEV_T_ANSI_STRING ||
-                   type == GCEV_T_BINARY) {
+        } else if (type == GCEV_T_UNICODE_STRING || type == GCEV_T_ANSI_STRING || type == GCEV_T_BINARY) {
             uint32_t unit = type == GCEV_T_UNICODE_STRING ? 2 : 1;
             uint32_t n, skip;
             if (f->length_field >= 0) {
@@ -356,9 +399,10 @@ static inline gcev_status decode_into(const gcev_event_desc *desc, unsigned ps, 
     const gcev_template *t = desc->tmpl;
     /* Absent members read as zero. A template that writes every member (usually
      * the newest version) skips the zeroing: the decode path's largest cost. */
-    const int covered = t && (t->flags & (GCEV_TF_FIXED | GCEV_TF_COVERS_STRUCT)) ==
-                                 (GCEV_TF_FIXED | GCEV_TF_COVERS_STRUCT) &&
-                        (ps == 8 || !(t->flags & GCEV_TF_POINTERS)) && size >= t->min_size[ps == 8];
+    const int covered =
+        t &&
+        (t->flags & (GCEV_TF_FIXED | GCEV_TF_COVERS_STRUCT)) == (GCEV_TF_FIXED | GCEV_TF_COVERS_STRUCT) &&
+        (ps == 8 || !(t->flags & GCEV_TF_POINTERS)) && size >= t->min_size[ps == 8];
     if (!covered) {
         memset(out, 0, gcev_gen_families[desc->family].struct_size);
     }
@@ -372,11 +416,11 @@ static inline gcev_status decode_into(const gcev_event_desc *desc, unsigned ps, 
         *consumed = decode_fixed(t, ps, data, out);
         return GCEV_OK;
     }
-    unsigned flags = (t->flags & GCEV_TF_STRUCT_ARRAYS) && gcev_quirk_aligned_elements(desc)
-                         ? GCEV_DF_ELEMS_ALIGNED
-                         : 0;
+    unsigned flags =
+        (t->flags & GCEV_TF_STRUCT_ARRAYS) && gcev_quirk_aligned_elements(desc) ? GCEV_DF_ELEMS_ALIGNED : 0;
     uint32_t pos = 0;
-    gcev_status st = gcev_decode_fields(t, ps, flags, data ? data : (const uint8_t *)"", size, &pos, out, err);
+    gcev_status st =
+        gcev_decode_fields(t, ps, flags, data ? data : (const uint8_t *)"", size, &pos, out, err);
     *consumed = pos;
     return st;
 }
@@ -430,15 +474,15 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
     out->pointer_size = in->pointer_size;
     out->newer_version = in->version > desc->version;
     uint32_t consumed = 0;
-    st = decode_into(desc, in->pointer_size, in->data, (uint32_t)in->size, (uint8_t *)&out->u, &consumed, err);
+    st =
+        decode_into(desc, in->pointer_size, in->data, (uint32_t)in->size, (uint8_t *)&out->u, &consumed, err);
     out->consumed = consumed;
     out->trailing = st == GCEV_OK ? (uint32_t)in->size - consumed : 0;
     return st;
 }
 
-gcev_status gcev_decode_family(uint16_t family, uint16_t version, uint8_t pointer_size,
-                               const uint8_t *data, size_t size, void *out, uint32_t *consumed,
-                               gcev_error *err)
+gcev_status gcev_decode_family(uint16_t family, uint16_t version, uint8_t pointer_size, const uint8_t *data,
+                               size_t size, void *out, uint32_t *consumed, gcev_error *err)
 {
     const gcev_family_info *fam = gcev_family_get(family);
     if (!fam || !out) {
@@ -476,8 +520,8 @@ gcev_status gcev_array_elem(const gcev_array *a, uint32_t i, void *elem_out, gce
     } else {
         /* varying element sizes: walk to element i (the array was validated whole) */
         for (uint32_t e = 0; e < i; e++) {
-            gcev_status st = gcev_decode_fields(a->elem, a->pointer_size, flags, a->data, a->size,
-                                                &pos, NULL, err);
+            gcev_status st =
+                gcev_decode_fields(a->elem, a->pointer_size, flags, a->data, a->size, &pos, NULL, err);
             if (st != GCEV_OK) {
                 return st;
             }

@@ -12,8 +12,8 @@ unsigned gcev_wire_align(gcev_type t, unsigned pointer_size);
 /* Fixed stride of a struct element (0 when its size varies). */
 uint32_t gcev_elem_stride(const gcev_template *elem, unsigned pointer_size, int aligned);
 enum {
-    GCEV_DF_SELF_ALIGNED = 1,  /* this template's fields are C-aligned (an element) */
-    GCEV_DF_ELEMS_ALIGNED = 2  /* its struct arrays' elements are C-aligned (quirk) */
+    GCEV_DF_SELF_ALIGNED = 1, /* this template's fields are C-aligned (an element) */
+    GCEV_DF_ELEMS_ALIGNED = 2 /* its struct arrays' elements are C-aligned (quirk) */
 };
 /*
  * Decodes the fields of t from data[*pos, size) into out (a struct whose first

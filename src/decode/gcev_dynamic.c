@@ -70,6 +70,7 @@ gcev_status gcev_decode_dynamic(const gcev_event *outer, gcev_event *inner, gcev
         }
         return GCEV_E_TRUNCATED;
     }
-    gcev_input in = {p, named->id, gcev_rd_u16le(d->data.data), outer->pointer_size, d->data.data, d->data.size};
+    gcev_input in = {p,           named->id, gcev_rd_u16le(d->data.data), outer->pointer_size, d->data.data,
+                     d->data.size};
     return gcev_decode(&in, inner, err);
 }

@@ -56,10 +56,27 @@ static gcev_status bad(gcev_error *err, const char *field, const char *msg)
 static uint64_t member_uint(const uint8_t *p, uint8_t store)
 {
     switch (store) {
-    case GCEV_S_U8: case GCEV_S_I8: return *p;
-    case GCEV_S_U16: case GCEV_S_I16: { uint16_t x; memcpy(&x, p, 2); return x; }
-    case GCEV_S_U32: case GCEV_S_I32: case GCEV_S_F32: { uint32_t x; memcpy(&x, p, 4); return x; }
-    default: { uint64_t x; memcpy(&x, p, 8); return x; }
+    case GCEV_S_U8:
+    case GCEV_S_I8:
+        return *p;
+    case GCEV_S_U16:
+    case GCEV_S_I16: {
+        uint16_t x;
+        memcpy(&x, p, 2);
+        return x;
+    }
+    case GCEV_S_U32:
+    case GCEV_S_I32:
+    case GCEV_S_F32: {
+        uint32_t x;
+        memcpy(&x, p, 4);
+        return x;
+    }
+    default: {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        return x;
+    }
     }
 }
 
@@ -80,7 +97,8 @@ static gcev_status encode_fields(enc *e, const gcev_template *t, const uint8_t *
             if (a.count != count) {
                 return bad(err, f->name, "array count differs from its count field");
             }
-            uint32_t stride = f->elem ? gcev_elem_stride(f->elem, ps, elems_aligned) : gcev_wire_size(type, ps);
+            uint32_t stride =
+                f->elem ? gcev_elem_stride(f->elem, ps, elems_aligned) : gcev_wire_size(type, ps);
             if (count && stride && (uint64_t)a.size != count * stride) {
                 return bad(err, f->name, "array bytes do not match the target pointer size/layout");
             }
@@ -180,7 +198,8 @@ gcev_status gcev_encode(const gcev_event *ev, uint8_t *buf, size_t cap, size_t *
     }
     enc e = {buf, cap, 0};
     if (ev->desc->tmpl) {
-        int elems_aligned = (ev->desc->tmpl->flags & GCEV_TF_STRUCT_ARRAYS) && gcev_quirk_aligned_elements(ev->desc);
+        int elems_aligned =
+            (ev->desc->tmpl->flags & GCEV_TF_STRUCT_ARRAYS) && gcev_quirk_aligned_elements(ev->desc);
         gcev_status st = encode_fields(&e, ev->desc->tmpl, (const uint8_t *)&ev->u, ev->pointer_size, 0,
                                        elems_aligned, err);
         if (st != GCEV_OK) {

@@ -21,10 +21,29 @@ enum { ES_MAX_DEPTH = 16, ES_MAX_ELEMS = 65535 };
 
 /* EventPipe type codes (System.TypeCode plus EventPipe additions). */
 enum {
-    ES_OBJECT = 1, ES_BOOLEAN = 3, ES_CHAR = 4, ES_SBYTE = 5, ES_BYTE = 6, ES_INT16 = 7,
-    ES_UINT16 = 8, ES_INT32 = 9, ES_UINT32 = 10, ES_INT64 = 11, ES_UINT64 = 12, ES_SINGLE = 13,
-    ES_DOUBLE = 14, ES_DECIMAL = 15, ES_DATETIME = 16, ES_GUID = 17, ES_STRING = 18, ES_ARRAY = 19,
-    ES_VARINT = 20, ES_VARUINT = 21, ES_UTF8CHAR = 23, ES_RELLOC = 24, ES_DATALOC = 25
+    ES_OBJECT = 1,
+    ES_BOOLEAN = 3,
+    ES_CHAR = 4,
+    ES_SBYTE = 5,
+    ES_BYTE = 6,
+    ES_INT16 = 7,
+    ES_UINT16 = 8,
+    ES_INT32 = 9,
+    ES_UINT32 = 10,
+    ES_INT64 = 11,
+    ES_UINT64 = 12,
+    ES_SINGLE = 13,
+    ES_DOUBLE = 14,
+    ES_DECIMAL = 15,
+    ES_DATETIME = 16,
+    ES_GUID = 17,
+    ES_STRING = 18,
+    ES_ARRAY = 19,
+    ES_VARINT = 20,
+    ES_VARUINT = 21,
+    ES_UTF8CHAR = 23,
+    ES_RELLOC = 24,
+    ES_DATALOC = 25
 };
 
 /* JSON output (the library's snprintf-style writer) plus this formatter's limits. */
@@ -39,10 +58,22 @@ typedef struct es_out {
     unsigned nclose;
 } es_out;
 
-static void out_put(es_out *o, const char *s, size_t n) { gcev_out_put(&o->o, s, n); }
-static void out_str(es_out *o, const char *s) { gcev_out_str(&o->o, s); }
-static void out_fmt_u64(es_out *o, uint64_t v) { gcev_out_fmt(&o->o, "%llu", (unsigned long long)v); }
-static void out_fmt_i64(es_out *o, int64_t v) { gcev_out_fmt(&o->o, "%lld", (long long)v); }
+static void out_put(es_out *o, const char *s, size_t n)
+{
+    gcev_out_put(&o->o, s, n);
+}
+static void out_str(es_out *o, const char *s)
+{
+    gcev_out_str(&o->o, s);
+}
+static void out_fmt_u64(es_out *o, uint64_t v)
+{
+    gcev_out_fmt(&o->o, "%llu", (unsigned long long)v);
+}
+static void out_fmt_i64(es_out *o, int64_t v)
+{
+    gcev_out_fmt(&o->o, "%lld", (long long)v);
+}
 
 static void out_double(es_out *o, double d)
 {
@@ -78,7 +109,10 @@ typedef struct es_cur {
     size_t n, pos;
 } es_cur;
 
-static int es_need(const es_cur *c, size_t k) { return c->n - c->pos >= k; }
+static int es_need(const es_cur *c, size_t k)
+{
+    return c->n - c->pos >= k;
+}
 
 static void out_utf16(es_out *o, const uint8_t *p, size_t nbytes)
 {
@@ -134,9 +168,9 @@ static int es_value(es_out *o, es_cur *c, uint32_t type, const gcev_trace_field 
         return 0;
     }
     static const uint8_t fixed[26] = {
-        [ES_BOOLEAN] = 4, [ES_CHAR] = 2, [ES_SBYTE] = 1, [ES_BYTE] = 1, [ES_INT16] = 2,
-        [ES_UINT16] = 2, [ES_INT32] = 4, [ES_UINT32] = 4, [ES_INT64] = 8, [ES_UINT64] = 8,
-        [ES_SINGLE] = 4, [ES_DOUBLE] = 8, [ES_DECIMAL] = 16, [ES_DATETIME] = 8, [ES_GUID] = 16,
+        [ES_BOOLEAN] = 4,  [ES_CHAR] = 2,   [ES_SBYTE] = 1,    [ES_BYTE] = 1,     [ES_INT16] = 2,
+        [ES_UINT16] = 2,   [ES_INT32] = 4,  [ES_UINT32] = 4,   [ES_INT64] = 8,    [ES_UINT64] = 8,
+        [ES_SINGLE] = 4,   [ES_DOUBLE] = 8, [ES_DECIMAL] = 16, [ES_DATETIME] = 8, [ES_GUID] = 16,
         [ES_UTF8CHAR] = 1, [ES_RELLOC] = 4, [ES_DATALOC] = 4};
     if (type < sizeof fixed && fixed[type]) {
         if (!es_need(c, fixed[type])) {

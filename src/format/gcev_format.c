@@ -43,8 +43,8 @@ void gcev_field_iter_init(gcev_field_iter *it, const gcev_event *ev)
     iter_start(it, ev->desc->tmpl, &ev->u, ev->pointer_size, 0);
 }
 
-gcev_status gcev_field_iter_elem(gcev_field_iter *it, const gcev_array *a, uint32_t i,
-                                 void *elem_buf, size_t elem_buf_size)
+gcev_status gcev_field_iter_elem(gcev_field_iter *it, const gcev_array *a, uint32_t i, void *elem_buf,
+                                 size_t elem_buf_size)
 {
     if (!it || !a || !a->elem || !elem_buf || elem_buf_size < a->elem->struct_size) {
         return GCEV_E_INVALID_ARG;
@@ -76,21 +76,68 @@ int gcev_field_next(gcev_field_iter *it, gcev_field *f)
     }
     f->payload_offset = it->pos;
     switch (d->store) {
-    case GCEV_S_U8: f->v.u = *p; break;
-    case GCEV_S_U16: { uint16_t x; memcpy(&x, p, 2); f->v.u = x; break; }
-    case GCEV_S_U32: { uint32_t x; memcpy(&x, p, 4); f->v.u = x; break; }
-    case GCEV_S_U64: memcpy(&f->v.u, p, 8); break;
-    case GCEV_S_I8: { int8_t x; memcpy(&x, p, 1); f->v.i = x; break; }
-    case GCEV_S_I16: { int16_t x; memcpy(&x, p, 2); f->v.i = x; break; }
-    case GCEV_S_I32: { int32_t x; memcpy(&x, p, 4); f->v.i = x; break; }
-    case GCEV_S_I64: memcpy(&f->v.i, p, 8); break;
-    case GCEV_S_F32: { float x; memcpy(&x, p, 4); f->v.d = x; break; }
-    case GCEV_S_F64: memcpy(&f->v.d, p, 8); break;
-    case GCEV_S_GUID: memcpy(&f->v.guid, p, sizeof f->v.guid); break;
-    case GCEV_S_UTF16: memcpy(&f->v.str, p, sizeof f->v.str); break;
-    case GCEV_S_BYTES: memcpy(&f->v.bytes, p, sizeof f->v.bytes); break;
-    case GCEV_S_ARRAY: memcpy(&f->v.array, p, sizeof f->v.array); break;
-    default: break;
+    case GCEV_S_U8:
+        f->v.u = *p;
+        break;
+    case GCEV_S_U16: {
+        uint16_t x;
+        memcpy(&x, p, 2);
+        f->v.u = x;
+        break;
+    }
+    case GCEV_S_U32: {
+        uint32_t x;
+        memcpy(&x, p, 4);
+        f->v.u = x;
+        break;
+    }
+    case GCEV_S_U64:
+        memcpy(&f->v.u, p, 8);
+        break;
+    case GCEV_S_I8: {
+        int8_t x;
+        memcpy(&x, p, 1);
+        f->v.i = x;
+        break;
+    }
+    case GCEV_S_I16: {
+        int16_t x;
+        memcpy(&x, p, 2);
+        f->v.i = x;
+        break;
+    }
+    case GCEV_S_I32: {
+        int32_t x;
+        memcpy(&x, p, 4);
+        f->v.i = x;
+        break;
+    }
+    case GCEV_S_I64:
+        memcpy(&f->v.i, p, 8);
+        break;
+    case GCEV_S_F32: {
+        float x;
+        memcpy(&x, p, 4);
+        f->v.d = x;
+        break;
+    }
+    case GCEV_S_F64:
+        memcpy(&f->v.d, p, 8);
+        break;
+    case GCEV_S_GUID:
+        memcpy(&f->v.guid, p, sizeof f->v.guid);
+        break;
+    case GCEV_S_UTF16:
+        memcpy(&f->v.str, p, sizeof f->v.str);
+        break;
+    case GCEV_S_BYTES:
+        memcpy(&f->v.bytes, p, sizeof f->v.bytes);
+        break;
+    case GCEV_S_ARRAY:
+        memcpy(&f->v.array, p, sizeof f->v.array);
+        break;
+    default:
+        break;
     }
     /* advance the payload position the way the decoder did */
     if (d->store == GCEV_S_ARRAY) {
@@ -144,13 +191,34 @@ static void put_array(gcev_out *o, const gcev_array *a, int style)
             }
             uint64_t v = gcev_rd_uint(a->data + (size_t)i * a->stride, a->stride);
             switch ((gcev_type)a->elem_type) {
-            case GCEV_T_INT8: gcev_out_fmt(o, "%d", (int)(int8_t)v); break;
-            case GCEV_T_INT16: gcev_out_fmt(o, "%d", (int)(int16_t)v); break;
-            case GCEV_T_INT32: gcev_out_fmt(o, "%ld", (long)(int32_t)v); break;
-            case GCEV_T_INT64: gcev_out_fmt(o, "%lld", (long long)(int64_t)v); break;
-            case GCEV_T_FLOAT: { uint32_t u = (uint32_t)v; float x; memcpy(&x, &u, 4); put_double(o, x, style); break; }
-            case GCEV_T_DOUBLE: { double x; memcpy(&x, &v, 8); put_double(o, x, style); break; }
-            default: gcev_out_fmt(o, "%llu", (unsigned long long)v); break;
+            case GCEV_T_INT8:
+                gcev_out_fmt(o, "%d", (int)(int8_t)v);
+                break;
+            case GCEV_T_INT16:
+                gcev_out_fmt(o, "%d", (int)(int16_t)v);
+                break;
+            case GCEV_T_INT32:
+                gcev_out_fmt(o, "%ld", (long)(int32_t)v);
+                break;
+            case GCEV_T_INT64:
+                gcev_out_fmt(o, "%lld", (long long)(int64_t)v);
+                break;
+            case GCEV_T_FLOAT: {
+                uint32_t u = (uint32_t)v;
+                float x;
+                memcpy(&x, &u, 4);
+                put_double(o, x, style);
+                break;
+            }
+            case GCEV_T_DOUBLE: {
+                double x;
+                memcpy(&x, &v, 8);
+                put_double(o, x, style);
+                break;
+            }
+            default:
+                gcev_out_fmt(o, "%llu", (unsigned long long)v);
+                break;
             }
         }
     } else {
@@ -165,7 +233,8 @@ static void put_array(gcev_out *o, const gcev_array *a, int style)
             memset(ebuf, 0, a->elem->struct_size);
             uint32_t start = a->stride ? i * (uint32_t)a->stride : pos;
             pos = start;
-            gcev_decode_fields(a->elem, a->pointer_size, flags, a->data, a->size, &pos, (uint8_t *)ebuf, NULL);
+            gcev_decode_fields(a->elem, a->pointer_size, flags, a->data, a->size, &pos, (uint8_t *)ebuf,
+                               NULL);
             gcev_field_iter it;
             iter_start(&it, a->elem, ebuf, a->pointer_size, a->aligned);
             gcev_out_str(o, "{");
@@ -180,13 +249,17 @@ static void put_value(gcev_out *o, const gcev_field *f, int style)
 {
     const gcev_field_desc *d = f->desc;
     switch (f->type) {
-    case GCEV_T_INT8: case GCEV_T_INT16: case GCEV_T_INT32: case GCEV_T_INT64:
+    case GCEV_T_INT8:
+    case GCEV_T_INT16:
+    case GCEV_T_INT32:
+    case GCEV_T_INT64:
         if (d->store == GCEV_S_ARRAY) {
             break;
         }
         gcev_out_fmt(o, "%lld", (long long)f->v.i);
         return;
-    case GCEV_T_FLOAT: case GCEV_T_DOUBLE:
+    case GCEV_T_FLOAT:
+    case GCEV_T_DOUBLE:
         if (d->store == GCEV_S_ARRAY) {
             break;
         }
@@ -204,7 +277,8 @@ static void put_value(gcev_out *o, const gcev_field *f, int style)
     case GCEV_T_ANSI_STRING:
         gcev_out_json_ascii(o, f->v.bytes.data, f->v.bytes.size);
         return;
-    case GCEV_T_BINARY: case GCEV_T_SYSTEMTIME:
+    case GCEV_T_BINARY:
+    case GCEV_T_SYSTEMTIME:
         if (style == STYLE_JSON) {
             gcev_out_str(o, "\"");
         }

@@ -23,11 +23,30 @@ enum { TDH_MAX_DEPTH = 32 };
 
 /* TraceLogging in-types (TDH_INTYPE_* for 1-21). */
 enum {
-    TDH_UNICODESTRING = 1, TDH_ANSISTRING = 2, TDH_INT8 = 3, TDH_UINT8 = 4, TDH_INT16 = 5,
-    TDH_UINT16 = 6, TDH_INT32 = 7, TDH_UINT32 = 8, TDH_INT64 = 9, TDH_UINT64 = 10,
-    TDH_FLOAT = 11, TDH_DOUBLE = 12, TDH_BOOLEAN = 13, TDH_BINARY = 14, TDH_GUID = 15,
-    TDH_POINTER = 16, TDH_FILETIME = 17, TDH_SYSTEMTIME = 18, TDH_SID = 19, TDH_HEXINT32 = 20,
-    TDH_HEXINT64 = 21, TDH_COUNTEDSTRING = 22, TDH_COUNTEDANSISTRING = 23, TDH_STRUCT = 24,
+    TDH_UNICODESTRING = 1,
+    TDH_ANSISTRING = 2,
+    TDH_INT8 = 3,
+    TDH_UINT8 = 4,
+    TDH_INT16 = 5,
+    TDH_UINT16 = 6,
+    TDH_INT32 = 7,
+    TDH_UINT32 = 8,
+    TDH_INT64 = 9,
+    TDH_UINT64 = 10,
+    TDH_FLOAT = 11,
+    TDH_DOUBLE = 12,
+    TDH_BOOLEAN = 13,
+    TDH_BINARY = 14,
+    TDH_GUID = 15,
+    TDH_POINTER = 16,
+    TDH_FILETIME = 17,
+    TDH_SYSTEMTIME = 18,
+    TDH_SID = 19,
+    TDH_HEXINT32 = 20,
+    TDH_HEXINT64 = 21,
+    TDH_COUNTEDSTRING = 22,
+    TDH_COUNTEDANSISTRING = 23,
+    TDH_STRUCT = 24,
     TDH_COUNTEDBINARY = 25
 };
 
@@ -36,9 +55,9 @@ enum { TDH_OUT_BOOLEAN = 3, TDH_OUT_UTF8 = 35 };
 
 typedef enum tdh_rc {
     TDH_OK = 0,
-    TDH_SHORT,       /* the payload ends inside the value: "_truncated" */
-    TDH_WORK,        /* the per-event budget ran out: "_work_limit" */
-    TDH_UNSUPPORTED  /* unknown in-type or too deep: "_unsupported" */
+    TDH_SHORT,      /* the payload ends inside the value: "_truncated" */
+    TDH_WORK,       /* the per-event budget ran out: "_work_limit" */
+    TDH_UNSUPPORTED /* unknown in-type or too deep: "_unsupported" */
 } tdh_rc;
 
 typedef struct tdh_ctx {
@@ -50,7 +69,10 @@ typedef struct tdh_ctx {
     unsigned pointer_size;
 } tdh_ctx;
 
-static int tdh_need(const tdh_ctx *c, size_t k) { return c->size - c->pos >= k; }
+static int tdh_need(const tdh_ctx *c, size_t k)
+{
+    return c->size - c->pos >= k;
+}
 
 /* Reads a UInt16 length or count; 0 when it does not fit. */
 static int tdh_u16(tdh_ctx *c, uint32_t *v)
@@ -120,10 +142,7 @@ static tdh_rc tdh_integer(tdh_ctx *c, unsigned width, int is_signed, const gcev_
     if (f->out_type == TDH_OUT_BOOLEAN) {
         gcev_out_str(&c->o, v ? "true" : "false");
     } else if (is_signed) {
-        int64_t s = width == 1   ? (int8_t)v
-                    : width == 2 ? (int16_t)v
-                    : width == 4 ? (int32_t)v
-                                 : (int64_t)v;
+        int64_t s = width == 1 ? (int8_t)v : width == 2 ? (int16_t)v : width == 4 ? (int32_t)v : (int64_t)v;
         gcev_out_fmt(&c->o, "%lld", (long long)s);
     } else {
         gcev_out_fmt(&c->o, "%llu", (unsigned long long)v);
@@ -137,15 +156,27 @@ static tdh_rc tdh_scalar(tdh_ctx *c, uint32_t type, const gcev_trace_field *f)
     const uint8_t *p = c->p + c->pos;
     size_t left = c->size - c->pos;
     switch (type) {
-    case TDH_INT8: return tdh_integer(c, 1, 1, f);
-    case TDH_UINT8: return tdh_integer(c, 1, 0, f);
-    case TDH_INT16: return tdh_integer(c, 2, 1, f);
-    case TDH_UINT16: return tdh_integer(c, 2, 0, f);
-    case TDH_INT32: return tdh_integer(c, 4, 1, f);
-    case TDH_UINT32: case TDH_HEXINT32: return tdh_integer(c, 4, 0, f);
-    case TDH_INT64: return tdh_integer(c, 8, 1, f);
-    case TDH_UINT64: case TDH_HEXINT64: case TDH_FILETIME: return tdh_integer(c, 8, 0, f);
-    case TDH_POINTER: return tdh_integer(c, c->pointer_size, 0, f);
+    case TDH_INT8:
+        return tdh_integer(c, 1, 1, f);
+    case TDH_UINT8:
+        return tdh_integer(c, 1, 0, f);
+    case TDH_INT16:
+        return tdh_integer(c, 2, 1, f);
+    case TDH_UINT16:
+        return tdh_integer(c, 2, 0, f);
+    case TDH_INT32:
+        return tdh_integer(c, 4, 1, f);
+    case TDH_UINT32:
+    case TDH_HEXINT32:
+        return tdh_integer(c, 4, 0, f);
+    case TDH_INT64:
+        return tdh_integer(c, 8, 1, f);
+    case TDH_UINT64:
+    case TDH_HEXINT64:
+    case TDH_FILETIME:
+        return tdh_integer(c, 8, 0, f);
+    case TDH_POINTER:
+        return tdh_integer(c, c->pointer_size, 0, f);
     case TDH_FLOAT: {
         if (left < 4) {
             return TDH_SHORT;
@@ -196,8 +227,8 @@ static tdh_rc tdh_scalar(tdh_ctx *c, uint32_t type, const gcev_trace_field *f)
         for (int i = 0; i < 8; i++) {
             w[i] = gcev_rd_u16le(p + 2 * i);
         }
-        gcev_out_fmt(&c->o, "\"%04u-%02u-%02uT%02u:%02u:%02u.%03u\"", w[0], w[1], w[3], w[4],
-                     w[5], w[6], w[7]);
+        gcev_out_fmt(&c->o, "\"%04u-%02u-%02uT%02u:%02u:%02u.%03u\"", w[0], w[1], w[3], w[4], w[5], w[6],
+                     w[7]);
         c->pos += 16;
         return TDH_OK;
     }

@@ -130,9 +130,9 @@ size_t gcev_map_format(const gcev_map *m, uint64_t v, char *buf, size_t n)
 const char *gcev_type_name(gcev_type t)
 {
     static const char *const names[GCEV_TYPE_COUNT_] = {
-        "win:Int8",   "win:UInt8",  "win:Int16",   "win:UInt16",   "win:Int32",
-        "win:UInt32", "win:Int64",  "win:UInt64",  "win:Float",    "win:Double",
-        "win:Boolean", "win:Pointer", "win:GUID",  "win:FILETIME", "win:SYSTEMTIME",
+        "win:Int8",          "win:UInt8",      "win:Int16",  "win:UInt16",   "win:Int32",
+        "win:UInt32",        "win:Int64",      "win:UInt64", "win:Float",    "win:Double",
+        "win:Boolean",       "win:Pointer",    "win:GUID",   "win:FILETIME", "win:SYSTEMTIME",
         "win:UnicodeString", "win:AnsiString", "win:Binary", "struct"};
     return (unsigned)t < GCEV_TYPE_COUNT_ ? names[t] : "unknown";
 }

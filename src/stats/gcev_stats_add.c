@@ -25,8 +25,7 @@ static void note_time(gcev_stats *s, double ms)
     }
 }
 
-gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double ms,
-                                   uint64_t thread_id)
+gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double ms, uint64_t thread_id)
 {
     if (!s || !ev || !ev->desc || s->finished) {
         return GCEV_E_INVALID_ARG;
@@ -58,8 +57,8 @@ gcev_status gcev_stats_add(gcev_stats *s, const gcev_stats_input *in)
         s->sum.events++;
         return GCEV_OK;
     }
-    gcev_input di = {in->provider, in->event_id, in->version, in->pointer_size, in->payload,
-                     in->payload_size};
+    gcev_input di = {in->provider,     in->event_id, in->version,
+                     in->pointer_size, in->payload,  in->payload_size};
     gcev_event ev;
     st = gcev_decode(&di, &ev, NULL);
     if (st != GCEV_OK) {
@@ -76,8 +75,8 @@ gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_event *ev
     if (!s || !ev) {
         return GCEV_E_INVALID_ARG;
     }
-    gcev_stats_input in = {ev->provider, ev->event_id, ev->version, ev->pointer_size,
-                           ev->payload, ev->payload_size, ev->ms, ev->thread_id};
+    gcev_stats_input in = {ev->provider, ev->event_id,     ev->version, ev->pointer_size,
+                           ev->payload,  ev->payload_size, ev->ms,      ev->thread_id};
     return gcev_stats_add(s, &in);
 }
 

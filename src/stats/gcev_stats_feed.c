@@ -24,8 +24,8 @@ typedef struct pending_drop {
 typedef struct drop_queue {
     pending_drop *q;
     size_t n;
-    size_t records_seen;  /* gcev_trace_drop_at() records already queued */
-    uint64_t total_seen;  /* gcev_trace_dropped_events() already accounted */
+    size_t records_seen; /* gcev_trace_drop_at() records already queued */
+    uint64_t total_seen; /* gcev_trace_dropped_events() already accounted */
 } drop_queue;
 
 static double ticks_to_ms(const gcev_trace_info *info, int64_t ts)
@@ -83,8 +83,8 @@ static void deliver_until(gcev_stats *s, drop_queue *dq, double ms)
     dq->n -= k;
 }
 
-gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_stats_progress_fn progress,
-                                  void *ctx, gcev_error *err)
+gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_stats_progress_fn progress, void *ctx,
+                                  gcev_error *err)
 {
     if (!s || !t || s->finished) {
         return GCEV_E_INVALID_ARG;

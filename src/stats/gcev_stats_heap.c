@@ -22,9 +22,8 @@ static void on_heap_stats(gcev_stats *s, const gcev_gc_heap_stats *e, uint64_t t
     if (!g) {
         return;
     }
-    const uint64_t size[GCEV_STATS_GENS] = {e->generation_size0, e->generation_size1,
-                                            e->generation_size2, e->generation_size3,
-                                            e->generation_size4};
+    const uint64_t size[GCEV_STATS_GENS] = {e->generation_size0, e->generation_size1, e->generation_size2,
+                                            e->generation_size3, e->generation_size4};
     const uint64_t prom[GCEV_STATS_GENS] = {e->total_promoted_size0, e->total_promoted_size1,
                                             e->total_promoted_size2, e->total_promoted_size3,
                                             e->total_promoted_size4};

@@ -20,13 +20,13 @@ enum { STATS_SUSP_SLOTS = 16 };
 typedef struct stats_suspension {
     int active;
     uint64_t thread_id;
-    uint64_t seq;  /* order of SuspendEEBegin, to find the most recent / evict the oldest */
+    uint64_t seq; /* order of SuspendEEBegin, to find the most recent / evict the oldest */
     double begin_ms;
     double end_ms;
     int has_end;
     uint32_t reason;
     int has_reason;
-    long gc;      /* index of the GC that started inside it, -1 if none */
+    long gc; /* index of the GC that started inside it, -1 if none */
 } stats_suspension;
 
 struct gcev_stats {
@@ -35,10 +35,10 @@ struct gcev_stats {
     gcev_stats_gc *gcs;
     size_t ngcs, cap_gcs;
     /* GC state machine */
-    long bgc;          /* index of the background GC in progress, -1 */
-    long open_inner;   /* innermost GC started and not ended, -1 */
-    long open_outer;   /* the GC it is nested in (a background GC), -1 */
-    long last_ended;   /* GC whose GCEnd came last (HeapStats follow GCEnd), -1 */
+    long bgc;        /* index of the background GC in progress, -1 */
+    long open_inner; /* innermost GC started and not ended, -1 */
+    long open_outer; /* the GC it is nested in (a background GC), -1 */
+    long last_ended; /* GC whose GCEnd came last (HeapStats follow GCEnd), -1 */
     stats_suspension susp[STATS_SUSP_SLOTS];
     uint64_t susp_seq;
     uint64_t alloc_since_gc;

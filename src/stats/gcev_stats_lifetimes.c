@@ -32,8 +32,7 @@ static int cmp_handle(const void *pa, const void *pb)
 
 /* ---- the events -------------------------------------------------------------- */
 
-static gcev_status track(gcev_stats *s, stats_table *t, gcev_stats_pairing *p, uint64_t key,
-                         const void *val)
+static gcev_status track(gcev_stats *s, stats_table *t, gcev_stats_pairing *p, uint64_t key, const void *val)
 {
     p->created++;
     int r = gcev_stats_table_put(t, key, val);
@@ -56,8 +55,8 @@ static void untrack(stats_table *t, gcev_stats_pairing *p, uint64_t key)
     }
 }
 
-static gcev_status set_handle(gcev_stats *s, uint64_t id, uint64_t obj, uint32_t kind,
-                              uint32_t gen, uint64_t ad, double ms)
+static gcev_status set_handle(gcev_stats *s, uint64_t id, uint64_t obj, uint32_t kind, uint32_t gen,
+                              uint64_t ad, double ms)
 {
     gcev_stats_handle h = {id, obj, ad, kind, gen, ms};
     return track(s, &s->handles, &s->handle_pairing, id, &h);
@@ -77,13 +76,11 @@ gcev_status gcev_stats_lifetime_event(gcev_stats *s, const gcev_event *ev, doubl
         return GCEV_OK;
     case GCEV_FAMILY_SET_GC_HANDLE: {
         const gcev_set_gc_handle *e = &u->set_gc_handle;
-        return set_handle(s, e->handle_id, e->object_id, e->kind, e->generation,
-                          e->app_domain_id, ms);
+        return set_handle(s, e->handle_id, e->object_id, e->kind, e->generation, e->app_domain_id, ms);
     }
     case GCEV_FAMILY_PRIVATE_PRV_SET_GC_HANDLE: {
         const gcev_private_prv_set_gc_handle *e = &u->private_prv_set_gc_handle;
-        return set_handle(s, e->handle_id, e->object_id, e->kind, e->generation,
-                          e->app_domain_id, ms);
+        return set_handle(s, e->handle_id, e->object_id, e->kind, e->generation, e->app_domain_id, ms);
     }
     case GCEV_FAMILY_DESTROY_GC_HANDLE:
         untrack(&s->handles, &s->handle_pairing, u->destroy_gc_handle.handle_id);

@@ -143,8 +143,7 @@ static void on_gc_end(gcev_stats *s, const gcev_gc_end *e, double ms)
     /* a GCEnd whose GCStart preceded the trace: nothing to close */
 }
 
-static void on_suspend_begin(gcev_stats *s, const gcev_gc_suspend_ee_begin *e, double ms,
-                             uint64_t tid)
+static void on_suspend_begin(gcev_stats *s, const gcev_gc_suspend_ee_begin *e, double ms, uint64_t tid)
 {
     /* A thread suspending again while its last suspension is open means that
      * RestartEE was lost: reuse its slot. Otherwise take a free slot, or evict
@@ -221,9 +220,8 @@ static void on_restart_end(gcev_stats *s, double ms, uint64_t tid)
 
 static void on_allocation_tick(gcev_stats *s, const gcev_gc_allocation_tick *e)
 {
-    uint64_t amount = (e->present & GCEV_GC_ALLOCATION_TICK_HAS_ALLOCATION_AMOUNT64)
-                          ? e->allocation_amount64
-                          : e->allocation_amount;
+    uint64_t amount = (e->present & GCEV_GC_ALLOCATION_TICK_HAS_ALLOCATION_AMOUNT64) ? e->allocation_amount64
+                                                                                     : e->allocation_amount;
     s->sum.allocation_ticks++;
     s->sum.allocated_bytes += amount;
     s->alloc_since_gc += amount;

@@ -58,4 +58,3 @@ gcev_stats_gc *gcev_stats_current_gc(gcev_stats *s, uint64_t tid)
     }
     return s->bgc >= 0 ? &s->gcs[s->bgc] : NULL;
 }
-

@@ -137,4 +137,3 @@ void *gcev_stats_table_sorted(const stats_table *t, int (*cmp)(const void *, con
     qsort(out, t->n, t->val_size, cmp);
     return out;
 }
-

@@ -16,7 +16,7 @@ typedef struct stats_table {
     uint8_t *used;
     unsigned char *vals;
     size_t val_size;
-    size_t cap;   /* power of two, or 0 */
+    size_t cap; /* power of two, or 0 */
     size_t n;
     size_t limit; /* most live entries kept */
 } stats_table;

@@ -29,8 +29,8 @@ typedef struct wthread {
 
 struct gcev_writer {
     gcev_writer_options o;
-    wbuf out;          /* the file */
-    wbuf blk;          /* rows of the pending event block */
+    wbuf out; /* the file */
+    wbuf blk; /* rows of the pending event block */
     int64_t blk_min, blk_max;
     struct {
         uint32_t meta_id, seq, proc, stack_id;
@@ -42,7 +42,7 @@ struct gcev_writer {
     size_t nthreads, cap_threads;
     uint64_t *v6_threads; /* thread indexes already described (V6) */
     size_t nv6, cap_v6;
-    uint32_t *meta_off;   /* V1/V2: file offset of metadata record id - 1 */
+    uint32_t *meta_off; /* V1/V2: file offset of metadata record id - 1 */
     size_t cap_meta_off;
     int finished;
 };
@@ -71,7 +71,10 @@ static void put(wbuf *b, const void *p, size_t n)
     b->len += n;
 }
 
-static void put8(wbuf *b, uint8_t v) { put(b, &v, 1); }
+static void put8(wbuf *b, uint8_t v)
+{
+    put(b, &v, 1);
+}
 
 /* Grows *v to hold at least n items; 0 when out of memory. */
 static int reserve_u32(uint32_t **v, size_t *cap, size_t n)
@@ -138,8 +141,14 @@ static void put_str8(wbuf *b, const char *s)
     put(b, s, n);
 }
 
-static int v6(const gcev_writer *w) { return w->o.format_version >= 6; }
-static int inline_events(const gcev_writer *w) { return w->o.format_version <= 2; }
+static int v6(const gcev_writer *w)
+{
+    return w->o.format_version >= 6;
+}
+static int inline_events(const gcev_writer *w)
+{
+    return w->o.format_version <= 2;
+}
 
 static const char netperf_v12_type[] = "Microsoft.DotNet.Runtime.EventPipeFile";
 
@@ -282,10 +291,10 @@ static void flush_events(gcev_writer *w)
 
 /* One row in the V3-V5 layouts (metadata rows have meta_id 0). body_base: bytes before
  * the rows in the block body, so that padding lands on 4-byte file offsets. */
-static void put_row_v5(gcev_writer *w, wbuf *rows, size_t body_base, uint32_t meta_id,
-                       uint32_t seq, uint64_t tid, uint64_t cap, uint32_t proc, uint32_t stack_id,
-                       int64_t ts, const gcev_guid *act, const uint8_t *payload, uint32_t psize,
-                       const uint8_t *stack, uint32_t ssize)
+static void put_row_v5(gcev_writer *w, wbuf *rows, size_t body_base, uint32_t meta_id, uint32_t seq,
+                       uint64_t tid, uint64_t cap, uint32_t proc, uint32_t stack_id, int64_t ts,
+                       const gcev_guid *act, const uint8_t *payload, uint32_t psize, const uint8_t *stack,
+                       uint32_t ssize)
 {
     uint8_t g[16] = {0};
     if (w->o.format_version >= 4 && w->o.compressed) {
@@ -615,13 +624,12 @@ gcev_status gcev_writer_write(gcev_writer *w, const gcev_writer_event *e)
     w->blk_min = e->timestamp < w->blk_min ? e->timestamp : w->blk_min;
     w->blk_max = e->timestamp > w->blk_max ? e->timestamp : w->blk_max;
     if (inline_events(w)) {
-        put_row_v5(w, &w->out, 0, w->meta_off[e->meta_id - 1], seq, e->thread_id, cap,
-                   e->processor, 0, e->timestamp, act, e->payload, e->payload_size, e->stack,
-                   e->stack ? e->stack_size : 0);
+        put_row_v5(w, &w->out, 0, w->meta_off[e->meta_id - 1], seq, e->thread_id, cap, e->processor, 0,
+                   e->timestamp, act, e->payload, e->payload_size, e->stack, e->stack ? e->stack_size : 0);
     } else if (!v6(w)) {
-        put_row_v5(w, &w->blk, w->o.format_version >= 4 ? 20 : 0, e->meta_id, seq, e->thread_id,
-                   cap, e->processor, stack_id, e->timestamp, act, e->payload, e->payload_size,
-                   e->stack, e->stack ? e->stack_size : 0);
+        put_row_v5(w, &w->blk, w->o.format_version >= 4 ? 20 : 0, e->meta_id, seq, e->thread_id, cap,
+                   e->processor, stack_id, e->timestamp, act, e->payload, e->payload_size, e->stack,
+                   e->stack ? e->stack_size : 0);
     } else if (w->o.compressed) {
         wbuf *r = &w->blk;
         put8(r, 1 | 2 | 4 | 8 | 128);

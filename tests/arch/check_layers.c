@@ -217,8 +217,8 @@ static void scan_includes(int li, const char *file)
             continue;
         }
         if (layers[li].public_only && hl != li) {
-            fail("%s includes private header \"%s\" of another layer (%s sees only include/gcev)",
-                 path, name, layers[li].name);
+            fail("%s includes private header \"%s\" of another layer (%s sees only include/gcev)", path, name,
+                 layers[li].name);
         }
         char why[160];
         snprintf(why, sizeof why, "#include \"%.120s\"", name);
@@ -418,8 +418,8 @@ static void strongconnect(int v)
                     in_to |= members[k] == edges[i].to;
                 }
                 if (in_from && in_to) {
-                    printf("      %s -> %s (%s)\n", units[edges[i].from].name,
-                           units[edges[i].to].name, edges[i].why);
+                    printf("      %s -> %s (%s)\n", units[edges[i].from].name, units[edges[i].to].name,
+                           edges[i].why);
                 }
             }
             failures++;

@@ -40,11 +40,11 @@ static inline int fuzz_decode_input(const uint8_t *data, size_t size, gcev_input
 }
 
 /* Crashes (so the fuzzer reports the input) when a formatter broke snprintf semantics. */
-#define FUZZ_CHECK(cond)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            abort();                                                                               \
-        }                                                                                          \
+#define FUZZ_CHECK(cond)                                                                                     \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            abort();                                                                                         \
+        }                                                                                                    \
     } while (0)
 
 typedef size_t (*fuzz_fmt_fn)(const gcev_event *ev, char *buf, size_t n);
@@ -126,8 +126,7 @@ static inline void fuzz_exercise_event(const gcev_event *ev, size_t short_n, int
         gcev_error e;
         if (gcev_encode(ev, buf, cap, &written, &e) == GCEV_OK) {
             FUZZ_CHECK(written <= cap);
-            gcev_input in2 = {ev->desc->provider, ev->desc->id, ev->version, ev->pointer_size, buf,
-                              written};
+            gcev_input in2 = {ev->desc->provider, ev->desc->id, ev->version, ev->pointer_size, buf, written};
             gcev_event back;
             (void)gcev_decode(&in2, &back, &e);
         }

@@ -41,8 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (d) {
         gcev_union u;
         uint32_t consumed = 0;
-        gcev_status st2 = gcev_decode_family(d->family, in.version, in.pointer_size, in.data,
-                                             in.size, &u, &consumed, &err);
+        gcev_status st2 =
+            gcev_decode_family(d->family, in.version, in.pointer_size, in.data, in.size, &u, &consumed, &err);
         FUZZ_CHECK(st2 == st);
     }
     free(payload);

@@ -39,8 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gcev_decode(&in, &ev, &err) != GCEV_OK) {
         return 0;
     }
-    static const fuzz_fmt_fn fns[] = {gcev_format_text, gcev_format_fields_json,
-                                      gcev_format_names_json};
+    static const fuzz_fmt_fn fns[] = {gcev_format_text, gcev_format_fields_json, gcev_format_names_json};
     for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
         size_t need = fns[f](&ev, NULL, 0);
         size_t step = need / 64 + 1;

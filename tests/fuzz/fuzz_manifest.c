@@ -36,7 +36,7 @@ char *__wrap_strdup(const char *s);
 /* ---- the set of live allocations made while an input runs ---- */
 
 static _Thread_local int tracking;
-static void **live;        /* open addressing; NULL empty, TOMB deleted */
+static void **live; /* open addressing; NULL empty, TOMB deleted */
 static size_t live_cap, live_used;
 static char tomb_;
 #define TOMB ((void *)&tomb_)
@@ -146,10 +146,22 @@ char *__wrap_strdup(const char *s)
 }
 
 /* libxml2 allocates through these once xmlMemSetup() installed them. */
-static void *xml_malloc(size_t n) { return __wrap_malloc(n); }
-static void *xml_realloc(void *p, size_t n) { return __wrap_realloc(p, n); }
-static void xml_free(void *p) { __wrap_free(p); }
-static char *xml_strdup(const char *s) { return __wrap_strdup(s); }
+static void *xml_malloc(size_t n)
+{
+    return __wrap_malloc(n);
+}
+static void *xml_realloc(void *p, size_t n)
+{
+    return __wrap_realloc(p, n);
+}
+static void xml_free(void *p)
+{
+    __wrap_free(p);
+}
+static char *xml_strdup(const char *s)
+{
+    return __wrap_strdup(s);
+}
 
 static void release_all(void)
 {

@@ -80,8 +80,8 @@ static size_t provider_index(const gcev_provider *p)
     return 0;
 }
 
-static void put_decode(const char *name, const gcev_provider *p, unsigned id, unsigned version,
-                       unsigned ps, const uint8_t *payload, size_t n)
+static void put_decode(const char *name, const gcev_provider *p, unsigned id, unsigned version, unsigned ps,
+                       const uint8_t *payload, size_t n)
 {
     uint8_t *b = malloc(FUZZ_DECODE_HEADER + n);
     if (!b) {
@@ -121,7 +121,10 @@ static void schema_seeds(void)
 
 static int hexval(int c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 static long json_int(const char *line, const char *key)
@@ -181,7 +184,11 @@ static void trace_payload_seeds(const char *tag, const uint8_t *data, size_t siz
     if (gcev_trace_open_memory(data, size, NULL, &t, &err) != GCEV_OK) {
         return;
     }
-    struct seen { const gcev_provider *p; uint16_t id, version; unsigned n; } seen[1024];
+    struct seen {
+        const gcev_provider *p;
+        uint16_t id, version;
+        unsigned n;
+    } seen[1024];
     size_t nseen = 0;
     gcev_trace_event ev;
     unsigned k = 0;
@@ -190,8 +197,8 @@ static void trace_payload_seeds(const char *tag, const uint8_t *data, size_t siz
             continue;
         }
         size_t i = 0;
-        while (i < nseen && !(seen[i].p == ev.provider && seen[i].id == ev.event_id &&
-                              seen[i].version == ev.version)) {
+        while (i < nseen &&
+               !(seen[i].p == ev.provider && seen[i].id == ev.event_id && seen[i].version == ev.version)) {
             i++;
         }
         if (i == nseen) {
@@ -205,8 +212,7 @@ static void trace_payload_seeds(const char *tag, const uint8_t *data, size_t siz
         }
         char name[128];
         snprintf(name, sizeof name, "%s-%u", tag, k++);
-        put_decode(name, ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload,
-                   ev.payload_size);
+        put_decode(name, ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload, ev.payload_size);
     }
     gcev_trace_close(t);
 }
@@ -293,9 +299,20 @@ static void etl_seed(void)
         uint8_t gcp[26] = {8, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 9};
         uint8_t stack[8 + 2 * 8] = {0};
         etlb_ext ext[] = {{6, stack, sizeof stack}};
-        etlb_event e = {.header_type = psz == 8 ? 0x13 : 0x12, .pid = 11, .tid = 12, .ts = 5000,
-                        .provider = runtime, .id = 1, .version = 2, .level = 4, .opcode = 1,
-                        .keywords = 1, .ext = ext, .next = 1, .payload = gcp, .payload_size = 26};
+        etlb_event e = {.header_type = psz == 8 ? 0x13 : 0x12,
+                        .pid = 11,
+                        .tid = 12,
+                        .ts = 5000,
+                        .provider = runtime,
+                        .id = 1,
+                        .version = 2,
+                        .level = 4,
+                        .opcode = 1,
+                        .keywords = 1,
+                        .ext = ext,
+                        .next = 1,
+                        .payload = gcp,
+                        .payload_size = 26};
         etlb_event_record(&b, &e);
         uint8_t p8[8] = {1, 2, 3, 4, 5, 6, 7, 8};
         etlb_classic(&b, psz == 8 ? 0x14 : 0x0a, &other, 7, 3, 2, 61, 62, 9200, p8, 3);

@@ -39,8 +39,7 @@ static inline void fuzz_trace_run(const uint8_t *data, size_t size)
     }
     const uint8_t mode = data[size - 1];
     static const size_t chunks[8] = {1, 7, 64, 333, 4096, 65536, 1u << 20, (size_t)-1};
-    gcev_trace_options opts = {(mode & 2) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
-                               16u << 20};
+    gcev_trace_options opts = {(mode & 2) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE, 16u << 20};
     fuzz_stream s = {data, size, 0, chunks[(mode >> 2) & 7]};
     gcev_trace *t = NULL;
     gcev_error err;
@@ -69,8 +68,8 @@ static inline void fuzz_trace_run(const uint8_t *data, size_t size)
     while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
         FUZZ_CHECK(ev.payload_size == 0 || ev.payload != NULL);
         if (ev.provider && events < 256) {
-            gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload,
-                             ev.payload_size};
+            gcev_input in = {ev.provider,     ev.event_id, ev.version,
+                             ev.pointer_size, ev.payload,  ev.payload_size};
             gcev_event dec;
             gcev_error derr;
             if (gcev_decode(&in, &dec, &derr) == GCEV_OK) {

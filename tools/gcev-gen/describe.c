@@ -75,8 +75,8 @@ static char **describe_lines(const gen_model *m, size_t *nlines)
             line_buf b = {0};
             char tmp[1024];
             snprintf(tmp, sizeof tmp,
-                     "event|%s|%u|%u|%s|task=%s(%u)|opcode=%s(%u)|level=%u|keywords=0x%llx|fields=",
-                     p->name, e->id, e->version, e->symbol, e->task ? e->task : "", e->task_value,
+                     "event|%s|%u|%u|%s|task=%s(%u)|opcode=%s(%u)|level=%u|keywords=0x%llx|fields=", p->name,
+                     e->id, e->version, e->symbol, e->task ? e->task : "", e->task_value,
                      e->opcode ? e->opcode : "", e->opcode_value, e->level_value,
                      (unsigned long long)e->keyword_mask);
             put(&b, tmp);
@@ -95,10 +95,12 @@ static char **describe_lines(const gen_model *m, size_t *nlines)
             }
             line_buf b = {0};
             char tmp[512];
-            snprintf(tmp, sizeof tmp, "map|%s|%s|%s|", p->name, map->name, map->bitmap ? "bitMap" : "valueMap");
+            snprintf(tmp, sizeof tmp, "map|%s|%s|%s|", p->name, map->name,
+                     map->bitmap ? "bitMap" : "valueMap");
             put(&b, tmp);
             for (size_t j = 0; j < map->nentries; j++) {
-                snprintf(tmp, sizeof tmp, "%s0x%x=%s", j ? "," : "", map->entries[j].value, map->entries[j].name);
+                snprintf(tmp, sizeof tmp, "%s0x%x=%s", j ? "," : "", map->entries[j].value,
+                         map->entries[j].name);
                 put(&b, tmp);
             }
             *GEN_PUSH(lines, n) = b.s;
@@ -179,6 +181,7 @@ int gen_compare(const gen_model *ours, const gen_model *ref, FILE *f)
             diffs++;
         }
     }
-    fprintf(f, "%d event versions of the reference described identically; %d difference(s)\n", covered, diffs);
+    fprintf(f, "%d event versions of the reference described identically; %d difference(s)\n", covered,
+            diffs);
     return diffs;
 }

@@ -12,11 +12,11 @@
 #include <string.h>
 
 static const char *const c_keywords[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while", "bool", "class", "delete", "new",
-    "private", "public", "template", "this", "operator", "friend", "virtual", "namespace",
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short",
+    "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile",
+    "while", "bool", "class", "delete", "new", "private", "public", "template", "this", "operator", "friend",
+    "virtual", "namespace",
     /* members the generator itself puts in every struct */
     "present", "schema_version"};
 
@@ -66,49 +66,78 @@ static const char *store_of(const gen_field *f)
         return "GCEV_S_ARRAY";
     }
     switch (f->type) {
-    case T_INT8: return "GCEV_S_I8";
-    case T_UINT8: return "GCEV_S_U8";
-    case T_INT16: return "GCEV_S_I16";
-    case T_UINT16: return "GCEV_S_U16";
-    case T_INT32: return "GCEV_S_I32";
-    case T_UINT32: case T_BOOLEAN: return "GCEV_S_U32";
-    case T_INT64: return "GCEV_S_I64";
-    case T_UINT64: case T_POINTER: case T_FILETIME: return "GCEV_S_U64";
-    case T_FLOAT: return "GCEV_S_F32";
-    case T_DOUBLE: return "GCEV_S_F64";
-    case T_GUID: return "GCEV_S_GUID";
-    case T_UNICODE_STRING: return "GCEV_S_UTF16";
-    default: return "GCEV_S_BYTES"; /* AnsiString, Binary, SYSTEMTIME */
+    case T_INT8:
+        return "GCEV_S_I8";
+    case T_UINT8:
+        return "GCEV_S_U8";
+    case T_INT16:
+        return "GCEV_S_I16";
+    case T_UINT16:
+        return "GCEV_S_U16";
+    case T_INT32:
+        return "GCEV_S_I32";
+    case T_UINT32:
+    case T_BOOLEAN:
+        return "GCEV_S_U32";
+    case T_INT64:
+        return "GCEV_S_I64";
+    case T_UINT64:
+    case T_POINTER:
+    case T_FILETIME:
+        return "GCEV_S_U64";
+    case T_FLOAT:
+        return "GCEV_S_F32";
+    case T_DOUBLE:
+        return "GCEV_S_F64";
+    case T_GUID:
+        return "GCEV_S_GUID";
+    case T_UNICODE_STRING:
+        return "GCEV_S_UTF16";
+    default:
+        return "GCEV_S_BYTES"; /* AnsiString, Binary, SYSTEMTIME */
     }
 }
 
 static const char *ctype_of(const gen_field *f)
 {
     const char *s = store_of(f) + 7;
-    if (!strcmp(s, "ARRAY")) return "gcev_array";
-    if (!strcmp(s, "I8")) return "int8_t";
-    if (!strcmp(s, "U8")) return "uint8_t";
-    if (!strcmp(s, "I16")) return "int16_t";
-    if (!strcmp(s, "U16")) return "uint16_t";
-    if (!strcmp(s, "I32")) return "int32_t";
-    if (!strcmp(s, "U32")) return "uint32_t";
-    if (!strcmp(s, "I64")) return "int64_t";
-    if (!strcmp(s, "U64")) return "uint64_t";
-    if (!strcmp(s, "F32")) return "float";
-    if (!strcmp(s, "F64")) return "double";
-    if (!strcmp(s, "GUID")) return "gcev_guid";
-    if (!strcmp(s, "UTF16")) return "gcev_utf16";
+    if (!strcmp(s, "ARRAY"))
+        return "gcev_array";
+    if (!strcmp(s, "I8"))
+        return "int8_t";
+    if (!strcmp(s, "U8"))
+        return "uint8_t";
+    if (!strcmp(s, "I16"))
+        return "int16_t";
+    if (!strcmp(s, "U16"))
+        return "uint16_t";
+    if (!strcmp(s, "I32"))
+        return "int32_t";
+    if (!strcmp(s, "U32"))
+        return "uint32_t";
+    if (!strcmp(s, "I64"))
+        return "int64_t";
+    if (!strcmp(s, "U64"))
+        return "uint64_t";
+    if (!strcmp(s, "F32"))
+        return "float";
+    if (!strcmp(s, "F64"))
+        return "double";
+    if (!strcmp(s, "GUID"))
+        return "gcev_guid";
+    if (!strcmp(s, "UTF16"))
+        return "gcev_utf16";
     return "gcev_bytes";
 }
 
 static const char *gcev_type_enum(int t)
 {
     static const char *const names[T_COUNT_] = {
-        "GCEV_T_INT8", "GCEV_T_UINT8", "GCEV_T_INT16", "GCEV_T_UINT16", "GCEV_T_INT32",
-        "GCEV_T_UINT32", "GCEV_T_INT64", "GCEV_T_UINT64", "GCEV_T_FLOAT", "GCEV_T_DOUBLE",
-        "GCEV_T_BOOLEAN", "GCEV_T_POINTER", "GCEV_T_GUID", "GCEV_T_FILETIME",
-        "GCEV_T_SYSTEMTIME", "GCEV_T_UNICODE_STRING", "GCEV_T_ANSI_STRING", "GCEV_T_BINARY",
-        "GCEV_T_STRUCT"};
+        "GCEV_T_INT8",        "GCEV_T_UINT8",    "GCEV_T_INT16",      "GCEV_T_UINT16",
+        "GCEV_T_INT32",       "GCEV_T_UINT32",   "GCEV_T_INT64",      "GCEV_T_UINT64",
+        "GCEV_T_FLOAT",       "GCEV_T_DOUBLE",   "GCEV_T_BOOLEAN",    "GCEV_T_POINTER",
+        "GCEV_T_GUID",        "GCEV_T_FILETIME", "GCEV_T_SYSTEMTIME", "GCEV_T_UNICODE_STRING",
+        "GCEV_T_ANSI_STRING", "GCEV_T_BINARY",   "GCEV_T_STRUCT"};
     return names[t];
 }
 
@@ -140,8 +169,8 @@ static void emit_members(FILE *f, gen_field *const *fields, size_t n, const char
             char other[256];
             member_name(fields[j]->name, other, sizeof other);
             if (!strcmp(other, mn)) {
-                gen_fail(NULL, fields[i]->line, "%s: fields '%s' and '%s' share the C name '%s'",
-                         owner, fields[j]->name, fields[i]->name, mn);
+                gen_fail(NULL, fields[i]->line, "%s: fields '%s' and '%s' share the C name '%s'", owner,
+                         fields[j]->name, fields[i]->name, mn);
             }
         }
         fprintf(f, "    %s %s; /* %s%s */\n", ctype_of(fields[i]), mn,
@@ -222,10 +251,13 @@ void gen_emit_header(const gen_model *m, FILE *f)
             }
             fprintf(f, "GCEV_API extern const gcev_map %s; /* %s %s */\n", cn,
                     p->maps[i].bitmap ? "bitMap" : "valueMap", p->maps[i].name);
-            fprintf(f, "static inline const char *%s_name(uint32_t v) { return gcev_map_name(&%s, v); }\n", cn, cn);
+            fprintf(f, "static inline const char *%s_name(uint32_t v) { return gcev_map_name(&%s, v); }\n",
+                    cn, cn);
             if (p->maps[i].bitmap) {
-                fprintf(f, "static inline size_t %s_format(uint32_t v, char *buf, size_t n)\n"
-                           "{\n    return gcev_map_format(&%s, v, buf, n);\n}\n", cn, cn);
+                fprintf(f,
+                        "static inline size_t %s_format(uint32_t v, char *buf, size_t n)\n"
+                        "{\n    return gcev_map_format(&%s, v, buf, n);\n}\n",
+                        cn, cn);
             }
         }
     }
@@ -245,17 +277,21 @@ void gen_emit_header(const gen_model *m, FILE *f)
                 for (size_t c = 0; c < structs[s]->nchildren; c++) {
                     members[c] = &structs[s]->children[c];
                 }
-                fprintf(f, "\n/* Element of %s.%s */\ntypedef struct gcev_%s {\n    uint64_t present;\n", fam->name,
-                        structs[s]->name, en);
+                fprintf(f, "\n/* Element of %s.%s */\ntypedef struct gcev_%s {\n    uint64_t present;\n",
+                        fam->name, structs[s]->name, en);
                 emit_members(f, members, structs[s]->nchildren, en);
                 fprintf(f, "} gcev_%s;\n", en);
                 emit_present_bits(f, en, members, structs[s]->nchildren);
-                fprintf(f, "static inline gcev_status gcev_%s_at(const gcev_array *a, uint32_t i, gcev_%s *out,\n"
-                           "                                   gcev_error *err)\n"
-                           "{\n    return gcev_array_elem(a, i, out, err);\n}\n", en, en);
+                fprintf(
+                    f,
+                    "static inline gcev_status gcev_%s_at(const gcev_array *a, uint32_t i, gcev_%s *out,\n"
+                    "                                   gcev_error *err)\n"
+                    "{\n    return gcev_array_elem(a, i, out, err);\n}\n",
+                    en, en);
                 free(members);
             }
-            fprintf(f, "\n/* %s: %s id %u, version%s", fam->name, p->name, fam->id, fam->nversions > 1 ? "s" : "");
+            fprintf(f, "\n/* %s: %s id %u, version%s", fam->name, p->name, fam->id,
+                    fam->nversions > 1 ? "s" : "");
             for (size_t v = 0; v < fam->nversions; v++) {
                 fprintf(f, " %u", fam->versions[v]->version);
             }
@@ -266,13 +302,17 @@ void gen_emit_header(const gen_model *m, FILE *f)
             emit_present_bits(f, fam->cname, fam->fields, fam->nfields);
             char up[256];
             upper(fam->cname, up, sizeof up);
-            fprintf(f, "static inline gcev_status gcev_decode_%s(const uint8_t *data, size_t size, uint16_t version,\n"
-                       "    uint8_t pointer_size, gcev_%s *out, gcev_error *err)\n"
-                       "{\n    return gcev_decode_family(GCEV_FAMILY_%s, version, pointer_size, data, size, out, NULL, err);\n}\n",
+            fprintf(f,
+                    "static inline gcev_status gcev_decode_%s(const uint8_t *data, size_t size, uint16_t "
+                    "version,\n"
+                    "    uint8_t pointer_size, gcev_%s *out, gcev_error *err)\n"
+                    "{\n    return gcev_decode_family(GCEV_FAMILY_%s, version, pointer_size, data, size, "
+                    "out, NULL, err);\n}\n",
                     fam->cname, fam->cname, up);
         }
     }
-    fprintf(f, "\n/* Every family struct, tagged by gcev_event.desc->family. */\ntypedef union gcev_union {\n");
+    fprintf(f,
+            "\n/* Every family struct, tagged by gcev_event.desc->family. */\ntypedef union gcev_union {\n");
     for (size_t pi = 0; pi < m->nproviders; pi++) {
         const gen_provider *p = &m->providers[pi];
         for (size_t k = 0; k < p->nfamilies; k++) {
@@ -318,8 +358,8 @@ static int field_min_size(const gen_field *f, int ps)
 }
 
 static void emit_field_descs(FILE *f, const char *arrname, const gen_field *fields, size_t n,
-                             const char *cstruct, const char *elem_tmpl_prefix,
-                             gen_field *const *rep, size_t nrep)
+                             const char *cstruct, const char *elem_tmpl_prefix, gen_field *const *rep,
+                             size_t nrep)
 {
     fprintf(f, "static const gcev_field_desc %s[] = {\n", arrname);
     for (size_t i = 0; i < n; i++) {
@@ -352,7 +392,8 @@ static void emit_field_descs(FILE *f, const char *arrname, const gen_field *fiel
         int widen = 0;
         if (bit < nrep) {
             const gen_field *r = rep[bit];
-            int signed_rep = r->type == T_INT8 || r->type == T_INT16 || r->type == T_INT32 || r->type == T_INT64;
+            int signed_rep =
+                r->type == T_INT8 || r->type == T_INT16 || r->type == T_INT32 || r->type == T_INT64;
             widen = signed_rep && gen_type_fixed_size(r->type, 8) > w8 && w8 > 0;
         }
         fprintf(f, "{%d, %d}},\n", w4 | (widen ? 0x80 : 0), w8 | (widen ? 0x80 : 0));
@@ -413,7 +454,8 @@ static int covers_family(const gen_template *t, const gen_family *fam)
     }
     for (size_t i = 0; i < t->nfields; i++) {
         for (size_t b = 0; b < fam->nfields; b++) {
-            if (!strcmp(fam->fields[b]->name, t->fields[i].name) && fam->fields[b]->type != t->fields[i].type) {
+            if (!strcmp(fam->fields[b]->name, t->fields[i].name) &&
+                fam->fields[b]->type != t->fields[i].type) {
                 return 0; /* a narrower version of a widened field */
             }
         }
@@ -424,12 +466,13 @@ static int covers_family(const gen_template *t, const gen_family *fam)
 static void emit_guid(FILE *f, const char *g)
 {
     unsigned d1 = 0, d2 = 0, d3 = 0, b[8] = {0};
-    if (!g || sscanf(g, "{%8x-%4x-%4x-%2x%2x-%2x%2x%2x%2x%2x%2x}", &d1, &d2, &d3, &b[0], &b[1],
-                     &b[2], &b[3], &b[4], &b[5], &b[6], &b[7]) != 11) {
+    if (!g || sscanf(g, "{%8x-%4x-%4x-%2x%2x-%2x%2x%2x%2x%2x%2x}", &d1, &d2, &d3, &b[0], &b[1], &b[2], &b[3],
+                     &b[4], &b[5], &b[6], &b[7]) != 11) {
         fprintf(f, "{0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}}, 0");
         return;
     }
-    fprintf(f, "{0x%08xu, 0x%04x, 0x%04x, {0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x}}, 1",
+    fprintf(f,
+            "{0x%08xu, 0x%04x, 0x%04x, {0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x}}, 1",
             d1, d2, d3, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]);
 }
 
@@ -447,8 +490,8 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
         for (size_t j = 0; j < map->nentries; j++) {
             fprintf(f, "    {0x%xu, \"%s\"},\n", map->entries[j].value, map->entries[j].name);
         }
-        fprintf(f, "};\nconst gcev_map %s = {\"%s\", %d, %zu, %s_entries};\n\n", cn, map->name,
-                map->bitmap, map->nentries, cn);
+        fprintf(f, "};\nconst gcev_map %s = {\"%s\", %d, %zu, %s_entries};\n\n", cn, map->name, map->bitmap,
+                map->nentries, cn);
     }
     fprintf(f, "#undef MAP\n");
     /* MAP(name) -> the provider's C map object */
@@ -500,10 +543,12 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
                     e4 += field_min_size(&sf->children[c], 4);
                     e8 += field_min_size(&sf->children[c], 8);
                 }
-                fprintf(f, "static const gcev_template %s_%s = {\"%s.%s\", %s, %zu, sizeof(%s), {%d, %d}, %u, "
-                           "UINT64_C(0x%llx)};\n",
+                fprintf(f,
+                        "static const gcev_template %s_%s = {\"%s.%s\", %s, %zu, sizeof(%s), {%d, %d}, %u, "
+                        "UINT64_C(0x%llx)};\n",
                         base, sm, e->tmpl->tid, sf->name, arr, sf->nchildren, cs, e4, e8,
-                        template_flags(sf->children, sf->nchildren), all_bits(sf->children, sf->nchildren, rep_struct->children, rep_struct->nchildren));
+                        template_flags(sf->children, sf->nchildren),
+                        all_bits(sf->children, sf->nchildren, rep_struct->children, rep_struct->nchildren));
             }
             char arr[400], cs[300];
             snprintf(arr, sizeof arr, "%s_fields", base);
@@ -514,7 +559,9 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
                 min4 += field_min_size(&e->tmpl->fields[i], 4);
                 min8 += field_min_size(&e->tmpl->fields[i], 8);
             }
-            fprintf(f, "static const gcev_template %s = {\"%s\", %s, %zu, sizeof(%s), {%d, %d}, %u, UINT64_C(0x%llx)};\n\n",
+            fprintf(f,
+                    "static const gcev_template %s = {\"%s\", %s, %zu, sizeof(%s), {%d, %d}, %u, "
+                    "UINT64_C(0x%llx)};\n\n",
                     base, e->tmpl->tid, arr, e->tmpl->nfields, cs, min4, min8,
                     template_flags(e->tmpl->fields, e->tmpl->nfields) |
                         (covers_family(e->tmpl, fam) ? 4u /* GCEV_TF_COVERS_STRUCT */ : 0u),
@@ -552,7 +599,8 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
         while (i < p->nevents && p->events[i].id < id) {
             i++;
         }
-        fprintf(f, "%s%s%u", id ? "," : "", id % 16 ? "" : "\n    ", i < p->nevents && p->events[i].id == id ? i + 1 : 0);
+        fprintf(f, "%s%s%u", id ? "," : "", id % 16 ? "" : "\n    ",
+                i < p->nevents && p->events[i].id == id ? i + 1 : 0);
     }
     fprintf(f, "\n};\n");
     fprintf(f, "const gcev_provider gcev_provider_%s = {\"%s\", \"%s\", ", p->cshort, p->name, p->cprefix);

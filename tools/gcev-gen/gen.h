@@ -13,19 +13,36 @@
 
 /* Field kinds as the manifest names them (mirrors gcev_type in gcev.h). */
 enum gen_type {
-    T_INT8, T_UINT8, T_INT16, T_UINT16, T_INT32, T_UINT32, T_INT64, T_UINT64,
-    T_FLOAT, T_DOUBLE, T_BOOLEAN, T_POINTER, T_GUID, T_FILETIME, T_SYSTEMTIME,
-    T_UNICODE_STRING, T_ANSI_STRING, T_BINARY, T_STRUCT, T_COUNT_
+    T_INT8,
+    T_UINT8,
+    T_INT16,
+    T_UINT16,
+    T_INT32,
+    T_UINT32,
+    T_INT64,
+    T_UINT64,
+    T_FLOAT,
+    T_DOUBLE,
+    T_BOOLEAN,
+    T_POINTER,
+    T_GUID,
+    T_FILETIME,
+    T_SYSTEMTIME,
+    T_UNICODE_STRING,
+    T_ANSI_STRING,
+    T_BINARY,
+    T_STRUCT,
+    T_COUNT_
 };
 
 typedef struct gen_field {
     char *name;
-    int type;          /* enum gen_type */
+    int type; /* enum gen_type */
     int out_hex;
-    char *map;         /* map name or NULL */
-    char *count_ref;   /* count="Field" */
+    char *map;            /* map name or NULL */
+    char *count_ref;      /* count="Field" */
     unsigned fixed_count; /* count="N" */
-    char *length_ref;  /* length="Field" */
+    char *length_ref;     /* length="Field" */
     unsigned fixed_length;
     struct gen_field *children; /* <struct> members */
     size_t nchildren;
@@ -75,30 +92,37 @@ typedef struct gen_event {
 } gen_event;
 
 typedef struct gen_family {
-    char *name;        /* symbol of the lowest version without _V<n> */
-    char *cname;       /* C identifier part, e.g. "gc_start", "private_gc_join" */
+    char *name;  /* symbol of the lowest version without _V<n> */
+    char *cname; /* C identifier part, e.g. "gc_start", "private_gc_join" */
     unsigned id;
     gen_event **versions;
     size_t nversions;
     /* union of fields over versions (top level) */
-    gen_field **fields;    /* representative field (widest type) */
+    gen_field **fields; /* representative field (widest type) */
     size_t nfields;
     /* struct arrays: one element struct per <struct> name */
 } gen_family;
 
 typedef struct gen_provider {
     char *name, *guid, *symbol;
-    char *cprefix;   /* "" or "private_" ... */
-    char *cshort;    /* "runtime", "private", ... */
+    char *cprefix; /* "" or "private_" ... */
+    char *cshort;  /* "runtime", "private", ... */
     const char *file;
     int line;
-    gen_named_value *keywords; size_t nkeywords;
-    gen_named_value *tasks; size_t ntasks;
-    gen_named_value *opcodes; size_t nopcodes;
-    gen_map *maps; size_t nmaps;
-    gen_template *templates; size_t ntemplates;
-    gen_event *events; size_t nevents;
-    gen_family *families; size_t nfamilies;
+    gen_named_value *keywords;
+    size_t nkeywords;
+    gen_named_value *tasks;
+    size_t ntasks;
+    gen_named_value *opcodes;
+    size_t nopcodes;
+    gen_map *maps;
+    size_t nmaps;
+    gen_template *templates;
+    size_t ntemplates;
+    gen_event *events;
+    size_t nevents;
+    gen_family *families;
+    size_t nfamilies;
 } gen_provider;
 
 typedef struct gen_string {
@@ -106,9 +130,12 @@ typedef struct gen_string {
 } gen_string;
 
 typedef struct gen_model {
-    gen_provider *providers; size_t nproviders;
-    gen_string *strings; size_t nstrings;
-    char **manifest_names; size_t nmanifests;
+    gen_provider *providers;
+    size_t nproviders;
+    gen_string *strings;
+    size_t nstrings;
+    char **manifest_names;
+    size_t nmanifests;
 } gen_model;
 
 /* Selection rules (--select): provider + task=/id=/symbol= */

@@ -57,9 +57,9 @@ char *gen_xstrdup(const char *s)
 const char *gen_type_manifest_name(int type)
 {
     static const char *const names[T_COUNT_] = {
-        "win:Int8",   "win:UInt8",   "win:Int16",   "win:UInt16",    "win:Int32",
-        "win:UInt32", "win:Int64",   "win:UInt64",  "win:Float",     "win:Double",
-        "win:Boolean", "win:Pointer", "win:GUID",   "win:FILETIME",  "win:SYSTEMTIME",
+        "win:Int8",          "win:UInt8",      "win:Int16",  "win:UInt16",   "win:Int32",
+        "win:UInt32",        "win:Int64",      "win:UInt64", "win:Float",    "win:Double",
+        "win:Boolean",       "win:Pointer",    "win:GUID",   "win:FILETIME", "win:SYSTEMTIME",
         "win:UnicodeString", "win:AnsiString", "win:Binary", "struct"};
     return type >= 0 && type < T_COUNT_ ? names[type] : "?";
 }
@@ -67,13 +67,29 @@ const char *gen_type_manifest_name(int type)
 int gen_type_fixed_size(int type, int pointer_size)
 {
     switch (type) {
-    case T_INT8: case T_UINT8: return 1;
-    case T_INT16: case T_UINT16: return 2;
-    case T_INT32: case T_UINT32: case T_FLOAT: case T_BOOLEAN: return 4;
-    case T_INT64: case T_UINT64: case T_DOUBLE: case T_FILETIME: return 8;
-    case T_POINTER: return pointer_size;
-    case T_GUID: case T_SYSTEMTIME: return 16;
-    default: return -1;
+    case T_INT8:
+    case T_UINT8:
+        return 1;
+    case T_INT16:
+    case T_UINT16:
+        return 2;
+    case T_INT32:
+    case T_UINT32:
+    case T_FLOAT:
+    case T_BOOLEAN:
+        return 4;
+    case T_INT64:
+    case T_UINT64:
+    case T_DOUBLE:
+    case T_FILETIME:
+        return 8;
+    case T_POINTER:
+        return pointer_size;
+    case T_GUID:
+    case T_SYSTEMTIME:
+        return 16;
+    default:
+        return -1;
     }
 }
 
@@ -187,7 +203,7 @@ static unsigned std_level(const char *s, const char *file, int line)
     static const struct {
         const char *n;
         unsigned v;
-    } levels[] = {{"win:LogAlways", 0}, {"win:Critical", 1}, {"win:Error", 2},
+    } levels[] = {{"win:LogAlways", 0}, {"win:Critical", 1},      {"win:Error", 2},
                   {"win:Warning", 3},   {"win:Informational", 4}, {"win:Verbose", 5}};
     if (!s) {
         return 0;
@@ -206,10 +222,9 @@ static unsigned resolve_opcode(const gen_provider *p, const gen_event *e)
     static const struct {
         const char *n;
         unsigned v;
-    } std_ops[] = {{"win:Info", 0},     {"win:Start", 1},   {"win:Stop", 2},
-                   {"win:DC_Start", 3}, {"win:DC_Stop", 4}, {"win:Extension", 5},
-                   {"win:Reply", 6},    {"win:Resume", 7},  {"win:Suspend", 8},
-                   {"win:Send", 9},     {"win:Receive", 240}};
+    } std_ops[] = {{"win:Info", 0},    {"win:Start", 1},     {"win:Stop", 2},     {"win:DC_Start", 3},
+                   {"win:DC_Stop", 4}, {"win:Extension", 5}, {"win:Reply", 6},    {"win:Resume", 7},
+                   {"win:Suspend", 8}, {"win:Send", 9},      {"win:Receive", 240}};
     if (!e->opcode) {
         return 0;
     }
@@ -268,13 +283,12 @@ static void resolve_fields(const gen_model *m, gen_provider *p, gen_field *field
                 }
             }
             if (*idx[k] < 0) {
-                gen_fail(p->file, f->line, "field '%s': '%s' must name an earlier sibling field",
-                         f->name, refs[k]);
+                gen_fail(p->file, f->line, "field '%s': '%s' must name an earlier sibling field", f->name,
+                         refs[k]);
             }
             const gen_field *r = &fields[*idx[k]];
             if (!(r->type <= T_UINT64) || r->count_ref || r->fixed_count) {
-                gen_fail(p->file, f->line, "field '%s': '%s' is not a plain integer field", f->name,
-                         refs[k]);
+                gen_fail(p->file, f->line, "field '%s': '%s' is not a plain integer field", f->name, refs[k]);
             }
         }
         if (f->map) {

@@ -15,7 +15,10 @@ static int is_el(const xmlNode *n, const char *name)
     return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-static int line_of(const xmlNode *n) { return (int)xmlGetLineNo((xmlNode *)n); }
+static int line_of(const xmlNode *n)
+{
+    return (int)xmlGetLineNo((xmlNode *)n);
+}
 
 /* Attribute as a malloc'ed string, or NULL. */
 static char *attr(const xmlNode *n, const char *name)
@@ -57,15 +60,24 @@ static int parse_in_type(const xmlNode *n, const char *t)
         const char *name;
         int type;
     } types[] = {
-        {"win:Int8", T_INT8},         {"win:UInt8", T_UINT8},
-        {"win:Int16", T_INT16},       {"win:UInt16", T_UINT16},
-        {"win:Int32", T_INT32},       {"win:UInt32", T_UINT32},
-        {"win:Int64", T_INT64},       {"win:UInt64", T_UINT64},
-        {"win:Float", T_FLOAT},       {"win:Double", T_DOUBLE},
-        {"win:Boolean", T_BOOLEAN},   {"win:Pointer", T_POINTER},
-        {"win:GUID", T_GUID},         {"win:FILETIME", T_FILETIME},
-        {"win:SYSTEMTIME", T_SYSTEMTIME}, {"win:UnicodeString", T_UNICODE_STRING},
-        {"win:AnsiString", T_ANSI_STRING}, {"win:Binary", T_BINARY},
+        {"win:Int8", T_INT8},
+        {"win:UInt8", T_UINT8},
+        {"win:Int16", T_INT16},
+        {"win:UInt16", T_UINT16},
+        {"win:Int32", T_INT32},
+        {"win:UInt32", T_UINT32},
+        {"win:Int64", T_INT64},
+        {"win:UInt64", T_UINT64},
+        {"win:Float", T_FLOAT},
+        {"win:Double", T_DOUBLE},
+        {"win:Boolean", T_BOOLEAN},
+        {"win:Pointer", T_POINTER},
+        {"win:GUID", T_GUID},
+        {"win:FILETIME", T_FILETIME},
+        {"win:SYSTEMTIME", T_SYSTEMTIME},
+        {"win:UnicodeString", T_UNICODE_STRING},
+        {"win:AnsiString", T_ANSI_STRING},
+        {"win:Binary", T_BINARY},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         if (strcmp(types[i].name, t) == 0) {
@@ -186,8 +198,8 @@ static void parse_maps(const xmlNode *maps, gen_provider *p)
     }
 }
 
-static void parse_named(const xmlNode *parent, const char *elname, const char *valattr,
-                        gen_named_value **arr, size_t *n, const char *task)
+static void parse_named(const xmlNode *parent, const char *elname, const char *valattr, gen_named_value **arr,
+                        size_t *n, const char *task)
 {
     for (const xmlNode *c = parent->children; c; c = c->next) {
         if (!is_el(c, elname)) {

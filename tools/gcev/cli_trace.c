@@ -14,8 +14,7 @@ static long long read_stdin(void *ctx, void *buf, size_t n)
     return (long long)got;
 }
 
-int gcev_cli_open_trace(const char *cmd, const char *path, const gcev_trace_options *opts,
-                        gcev_trace **out)
+int gcev_cli_open_trace(const char *cmd, const char *path, const gcev_trace_options *opts, gcev_trace **out)
 {
     gcev_error err = {0};
     gcev_status st;

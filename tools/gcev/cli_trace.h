@@ -6,8 +6,7 @@
 #include <gcev/gcev.h>
 
 /* Opens FILE, or standard input for "-"; prints the error and returns nonzero on failure. */
-int gcev_cli_open_trace(const char *cmd, const char *path, const gcev_trace_options *opts,
-                        gcev_trace **out);
+int gcev_cli_open_trace(const char *cmd, const char *path, const gcev_trace_options *opts, gcev_trace **out);
 /* The provider as users name it: its name, else the GUID (lowercase 8-4-4-4-12), else "". */
 const char *gcev_cli_provider_label(const gcev_trace_event *ev, char guid_buf[37]);
 /* The compiled descriptor of the event, or NULL (no schema for this provider/id/version). */

@@ -110,8 +110,8 @@ static void print_text(const count_table *t, uint64_t total)
 {
     for (size_t i = 0; i < t->n; i++) {
         const count_row *r = &t->rows[i];
-        printf("%10llu  %s id %u v%u %s\n", (unsigned long long)r->count, r->provider, r->id,
-               r->version, r->name);
+        printf("%10llu  %s id %u v%u %s\n", (unsigned long long)r->count, r->provider, r->id, r->version,
+               r->name);
     }
     printf("%10llu  total events\n", (unsigned long long)total);
 }

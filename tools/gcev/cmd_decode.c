@@ -14,9 +14,12 @@
 
 static int hexval(int c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return -1;
 }
 
@@ -151,8 +154,9 @@ int gcev_cmd_decode(int argc, char **argv)
     gcev_status st = gcev_decode(&in, &ev, &err);
     if (st != GCEV_OK) {
         if (err.field) {
-            gcev_cli_fail("decode", "%s: %s, field '%s' at byte %llu of %zu", ev.desc ? ev.desc->symbol : p->name,
-                          err.message, err.field, (unsigned long long)err.offset, n);
+            gcev_cli_fail("decode", "%s: %s, field '%s' at byte %llu of %zu",
+                          ev.desc ? ev.desc->symbol : p->name, err.message, err.field,
+                          (unsigned long long)err.offset, n);
         } else {
             gcev_cli_fail("decode", "%s id %lu version %lu: %s", p->name, id, version, err.message);
         }

@@ -20,8 +20,7 @@ typedef struct dump_buf {
 } dump_buf;
 
 /* Runs an snprintf-style formatter into a reusable buffer. */
-static const char *buf_format(dump_buf *b, size_t (*fn)(const void *, char *, size_t),
-                              const void *arg)
+static const char *buf_format(dump_buf *b, size_t (*fn)(const void *, char *, size_t), const void *arg)
 {
     size_t need = fn(arg, b->s, b->cap);
     if (need >= b->cap) {
@@ -52,8 +51,8 @@ static const char *event_fields(dump_buf *b, const gcev_trace_event *ev, const g
 {
     *problem = NULL;
     if (d) {
-        gcev_input in = {ev->provider, ev->event_id, ev->version, ev->pointer_size,
-                         ev->payload, ev->payload_size};
+        gcev_input in = {ev->provider,     ev->event_id, ev->version,
+                         ev->pointer_size, ev->payload,  ev->payload_size};
         gcev_event dec;
         gcev_error err = {0};
         gcev_status st = gcev_decode(&in, &dec, &err);
@@ -91,9 +90,8 @@ static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, c
         gcev_cli_json_string(stdout, prov);
         printf(",\"id\":%u,\"version\":%u,\"name\":", ev->event_id, ev->version);
         gcev_cli_json_string(stdout, name);
-        printf(",\"ts\":%lld,\"ms\":%.6f,\"pid\":%u,\"tid\":%llu,\"fields\":%s",
-               (long long)ev->timestamp, ev->ms, ev->process_id,
-               (unsigned long long)ev->thread_id, fields);
+        printf(",\"ts\":%lld,\"ms\":%.6f,\"pid\":%u,\"tid\":%llu,\"fields\":%s", (long long)ev->timestamp,
+               ev->ms, ev->process_id, (unsigned long long)ev->thread_id, fields);
         if (problem) {
             printf(",\"error\":");
             gcev_cli_json_string(stdout, problem);
@@ -108,9 +106,9 @@ static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, c
         csv_field(fields);
         putchar('\n');
     } else {
-        printf("%12.4f %s/%s id=%u v%u pid=%u tid=%llu %s%s%s\n", ev->ms, prov, name,
-               ev->event_id, ev->version, ev->process_id, (unsigned long long)ev->thread_id,
-               fields, problem ? " error: " : "", problem ? problem : "");
+        printf("%12.4f %s/%s id=%u v%u pid=%u tid=%llu %s%s%s\n", ev->ms, prov, name, ev->event_id,
+               ev->version, ev->process_id, (unsigned long long)ev->thread_id, fields,
+               problem ? " error: " : "", problem ? problem : "");
     }
 }
 
@@ -182,8 +180,7 @@ int gcev_cmd_dump(int argc, char **argv)
             err.message = "out of memory";
             break;
         }
-        print_event(fmt, &ev, gcev_cli_provider_label(&ev, gbuf), gcev_cli_event_name(&ev), fields,
-                    problem);
+        print_event(fmt, &ev, gcev_cli_provider_label(&ev, gbuf), gcev_cli_event_name(&ev), fields, problem);
     }
     if (st != GCEV_END) {
         fflush(stdout);

@@ -10,7 +10,7 @@ typedef struct stats_report {
     const char *path;
     const gcev_trace_info *info;
     const gcev_stats *s;
-    int one_gc;             /* --gc N given */
+    int one_gc; /* --gc N given */
     uint32_t gc_number;
     const char *read_error; /* the trace ended with this error (output is partial), or NULL */
 } stats_report;

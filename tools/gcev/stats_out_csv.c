@@ -12,21 +12,42 @@
 #include "stats_out.h"
 
 static const char *const columns[] = {
-    "record", "number", "generation", "type", "reason", "reason_name", "nested_in", "thread_id",
-    "start_ms", "end_ms", "duration_ms", "suspension_ms", "pause_ms", "suspensions",
-    "promoted_bytes", "allocated_bytes", "pinned_objects", "pin_events", "pinned_bytes",
-    "finalization_promoted_count", "condemn_reasons0", "condemn_reasons1", "global_mechanisms",
-    "heap_count", "incomplete", "loh_compact_heaps", "loh_time_plan_us", "loh_time_compact_us",
+    "record",
+    "number",
+    "generation",
+    "type",
+    "reason",
+    "reason_name",
+    "nested_in",
+    "thread_id",
+    "start_ms",
+    "end_ms",
+    "duration_ms",
+    "suspension_ms",
+    "pause_ms",
+    "suspensions",
+    "promoted_bytes",
+    "allocated_bytes",
+    "pinned_objects",
+    "pin_events",
+    "pinned_bytes",
+    "finalization_promoted_count",
+    "condemn_reasons0",
+    "condemn_reasons1",
+    "global_mechanisms",
+    "heap_count",
+    "incomplete",
+    "loh_compact_heaps",
+    "loh_time_plan_us",
+    "loh_time_compact_us",
     "loh_time_relocate_us",
     /* then <gen>_{size_before,size_after,frag_before,frag_after,promoted} and
      * mark_<Kind>_{ms,bytes}, then the summary columns */
 };
-static const char *const heap_cols[] = {"size_before", "size_after", "frag_before", "frag_after",
-                                        "promoted"};
-static const char *const summary_cols[] = {"count", "background", "foreground", "pause_mean_ms",
-                                           "pause_max_ms", "pause_percent", "gcs_per_sec",
-                                           "alloc_mb_per_sec", "trace_duration_ms",
-                                           "trace_dropped_events"};
+static const char *const heap_cols[] = {"size_before", "size_after", "frag_before", "frag_after", "promoted"};
+static const char *const summary_cols[] = {
+    "count",         "background",  "foreground",       "pause_mean_ms",     "pause_max_ms",
+    "pause_percent", "gcs_per_sec", "alloc_mb_per_sec", "trace_duration_ms", "trace_dropped_events"};
 enum { NCOLS = sizeof columns / sizeof columns[0], NHEAP = 5, NSUM = 10 };
 
 static void c_u64(FILE *f, int has, uint64_t v)
@@ -71,8 +92,7 @@ static void print_header(FILE *f)
         }
     }
     for (unsigned k = 0; k < GCEV_STATS_ROOT_KINDS; k++) {
-        fprintf(f, ",mark_%s_ms,mark_%s_bytes", gcev_gc_root_kind_map_name(k),
-                gcev_gc_root_kind_map_name(k));
+        fprintf(f, ",mark_%s_ms,mark_%s_bytes", gcev_gc_root_kind_map_name(k), gcev_gc_root_kind_map_name(k));
     }
     for (int i = 0; i < NSUM; i++) {
         fprintf(f, ",%s", summary_cols[i]);
@@ -134,12 +154,12 @@ static void print_gc(FILE *f, const gcev_stats_gc *g, uint64_t dropped)
 static void print_generation(FILE *f, unsigned i, const gcev_stats_gen_summary *g, uint64_t dropped)
 {
     fprintf(f, "gen%u,,%u", i, i);
-    c_empty(f, 7);                                       /* type .. end_ms */
-    c_ms(f, g->count > 0, g->duration_total_ms);         /* duration_ms: total */
-    c_empty(f, 1);                                       /* suspension_ms */
-    c_ms(f, g->pause_count > 0, g->pause_total_ms);      /* pause_ms: total */
-    c_empty(f, 1);                                       /* suspensions */
-    c_u64(f, g->promoted_count > 0, g->promoted_bytes);  /* promoted_bytes: total */
+    c_empty(f, 7);                                      /* type .. end_ms */
+    c_ms(f, g->count > 0, g->duration_total_ms);        /* duration_ms: total */
+    c_empty(f, 1);                                      /* suspension_ms */
+    c_ms(f, g->pause_count > 0, g->pause_total_ms);     /* pause_ms: total */
+    c_empty(f, 1);                                      /* suspensions */
+    c_u64(f, g->promoted_count > 0, g->promoted_bytes); /* promoted_bytes: total */
     c_empty(f, (int)NCOLS - 15 + GCEV_STATS_GENS * NHEAP + GCEV_STATS_ROOT_KINDS * 2);
     c_u64(f, 1, g->count);
     c_u64(f, 1, g->background);
@@ -165,12 +185,12 @@ static void print_all(FILE *f, const gcev_stats *st)
         fg += gcev_stats_generation(st, i)->foreground;
     }
     fputs("all", f);
-    c_empty(f, 9);                              /* number .. end_ms */
-    c_ms(f, 1, gc_ms);                          /* duration_ms: total of GCs */
+    c_empty(f, 9);     /* number .. end_ms */
+    c_ms(f, 1, gc_ms); /* duration_ms: total of GCs */
     c_empty(f, 1);
     c_ms(f, pause, s->pause_total_ms);
     c_empty(f, 2);
-    c_u64(f, alloc, s->allocated_bytes);        /* allocated_bytes */
+    c_u64(f, alloc, s->allocated_bytes); /* allocated_bytes */
     c_empty(f, (int)NCOLS - 16 + GCEV_STATS_GENS * NHEAP + GCEV_STATS_ROOT_KINDS * 2);
     c_u64(f, 1, s->gc_count);
     c_u64(f, 1, bg);

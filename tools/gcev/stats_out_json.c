@@ -121,13 +121,13 @@ static void print_gc(FILE *f, const gcev_stats_gc *g)
     }
     if (p & GCEV_STATS_GC_HAS_LOH_COMPACT) {
         key(&o, "loh_compact");
-        fprintf(f, "{\"heaps\":%u,\"time_plan_us\":%llu,\"time_compact_us\":%llu,"
-                   "\"time_relocate_us\":%llu,\"total_refs\":%llu,\"zero_refs\":%llu}",
+        fprintf(f,
+                "{\"heaps\":%u,\"time_plan_us\":%llu,\"time_compact_us\":%llu,"
+                "\"time_relocate_us\":%llu,\"total_refs\":%llu,\"zero_refs\":%llu}",
                 g->loh_compact_heaps, (unsigned long long)g->loh_compact_time_plan,
                 (unsigned long long)g->loh_compact_time_compact,
                 (unsigned long long)g->loh_compact_time_relocate,
-                (unsigned long long)g->loh_compact_total_refs,
-                (unsigned long long)g->loh_compact_zero_refs);
+                (unsigned long long)g->loh_compact_total_refs, (unsigned long long)g->loh_compact_zero_refs);
     }
     fputc('}', f);
 }
@@ -229,10 +229,11 @@ static void print_lifetimes(FILE *f, const stats_report *r)
     fputc('[', f);
     for (size_t i = 0; i < hp->live; i++) {
         const gcev_stats_handle *x = gcev_stats_live_handle_at(r->s, i);
-        fprintf(f, "%s\n {\"handle_id\":%llu,\"object_id\":%llu,\"kind\":%u,\"generation\":%u,"
-                   "\"app_domain_id\":%llu,\"created_ms\":%.3f}",
-                i ? "," : "", (unsigned long long)x->handle_id, (unsigned long long)x->object_id,
-                x->kind, x->generation, (unsigned long long)x->app_domain_id, x->created_ms);
+        fprintf(f,
+                "%s\n {\"handle_id\":%llu,\"object_id\":%llu,\"kind\":%u,\"generation\":%u,"
+                "\"app_domain_id\":%llu,\"created_ms\":%.3f}",
+                i ? "," : "", (unsigned long long)x->handle_id, (unsigned long long)x->object_id, x->kind,
+                x->generation, (unsigned long long)x->app_domain_id, x->created_ms);
     }
     fputs("]}", f);
 }
@@ -244,8 +245,7 @@ void stats_print_json(FILE *f, const stats_report *r)
     gcev_cli_json_string(f, r->path);
     if (r->info) {
         fprintf(f, ",\"format\":\"%s\",\"format_version\":%u,\"pointer_size\":%u",
-                gcev_trace_format_name(r->info->format), r->info->format_version,
-                r->info->pointer_size);
+                gcev_trace_format_name(r->info->format), r->info->format_version, r->info->pointer_size);
     }
     fputs("},\n\"complete\":", f);
     int complete = !stats_drop_warning(r) && !r->read_error && !sum->limit_hit;

@@ -44,10 +44,14 @@ static const char *type_short(const gcev_stats_gc *g)
         return "-";
     }
     switch (g->type) {
-    case GCEV_STATS_BLOCKING: return "blk";
-    case GCEV_STATS_BACKGROUND: return "BGC";
-    case GCEV_STATS_FOREGROUND: return "FGC";
-    default: return "?";
+    case GCEV_STATS_BLOCKING:
+        return "blk";
+    case GCEV_STATS_BACKGROUND:
+        return "BGC";
+    case GCEV_STATS_FOREGROUND:
+        return "FGC";
+    default:
+        return "?";
     }
 }
 
@@ -70,8 +74,7 @@ static void print_header(FILE *f, const stats_report *r)
     const gcev_trace_info *in = r->info;
     fprintf(f, "%s: %s v%u, %u-bit, %.3f s, %llu GCs\n", r->path,
             in ? gcev_trace_format_name(in->format) : "events", in ? in->format_version : 0,
-            in ? in->pointer_size * 8u : 64u, sum->duration_ms / 1000.0,
-            (unsigned long long)sum->gc_count);
+            in ? in->pointer_size * 8u : 64u, sum->duration_ms / 1000.0, (unsigned long long)sum->gc_count);
     const char *w = stats_drop_warning(r);
     if (w) {
         fprintf(f, "WARNING: %llu %s (GCs open across a loss are marked !)\n",
@@ -114,8 +117,8 @@ static void print_gc_row(FILE *f, const gcev_stats_gc *g)
     uint64_t after = 0, frag = 0;
     int has_after = stats_heap_total(g, GCEV_STATS_HEAP_HAS_SIZE_AFTER,
                                      offsetof(gcev_stats_gen_heap, size_after), &after);
-    int has_frag = stats_heap_total(g, GCEV_STATS_HEAP_HAS_FRAG_AFTER,
-                                    offsetof(gcev_stats_gen_heap, frag_after), &frag);
+    int has_frag =
+        stats_heap_total(g, GCEV_STATS_HEAP_HAS_FRAG_AFTER, offsetof(gcev_stats_gen_heap, frag_after), &frag);
     char frag_s[16] = "-";
     if (has_frag && has_after && after) {
         snprintf(frag_s, sizeof frag_s, "%.1f", (double)frag * 100.0 / (double)after);
@@ -124,10 +127,10 @@ static void print_gc_row(FILE *f, const gcev_stats_gc *g)
     if (g->present & GCEV_STATS_GC_HAS_GENERATION) {
         snprintf(gen, sizeof gen, "%u", g->generation);
     }
-    fprintf(f, "%6u %3s %-4s%c%c %-16.16s %10.3f %9s %9s %11s %9s %6s\n", g->number, gen,
-            type_short(g), (g->present & GCEV_STATS_GC_HAS_NESTED_IN) ? '^' : ' ',
-            (g->flags & GCEV_STATS_GC_INCOMPLETE) ? '!' : ' ', reason_s(rs, sizeof rs, g),
-            g->start_ms, ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PAUSE) != 0, g->pause_ms),
+    fprintf(f, "%6u %3s %-4s%c%c %-16.16s %10.3f %9s %9s %11s %9s %6s\n", g->number, gen, type_short(g),
+            (g->present & GCEV_STATS_GC_HAS_NESTED_IN) ? '^' : ' ',
+            (g->flags & GCEV_STATS_GC_INCOMPLETE) ? '!' : ' ', reason_s(rs, sizeof rs, g), g->start_ms,
+            ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PAUSE) != 0, g->pause_ms),
             ms_s(b, sizeof b, (g->present & GCEV_STATS_GC_HAS_END) != 0, g->duration_ms),
             mb_s(c, sizeof c, (g->present & GCEV_STATS_GC_HAS_PROMOTED) != 0, g->promoted_bytes),
             mb_s(d, sizeof d, has_after, after), frag_s);
@@ -135,8 +138,8 @@ static void print_gc_row(FILE *f, const gcev_stats_gc *g)
 
 static void print_gc_table(FILE *f, const stats_report *r)
 {
-    fprintf(f, "\n%6s %3s %-6s %-16s %10s %9s %9s %11s %9s %6s\n", "GC#", "Gen", "Type", "Reason",
-            "Start ms", "Pause ms", "GC ms", "Promoted MB", "After MB", "Frag%");
+    fprintf(f, "\n%6s %3s %-6s %-16s %10s %9s %9s %11s %9s %6s\n", "GC#", "Gen", "Type", "Reason", "Start ms",
+            "Pause ms", "GC ms", "Promoted MB", "After MB", "Frag%");
     for (size_t i = 0; i < gcev_stats_gc_count(r->s); i++) {
         print_gc_row(f, gcev_stats_gc_at(r->s, i));
     }
@@ -151,38 +154,49 @@ static void print_gc_detail(FILE *f, const gcev_stats_gc *g)
     fprintf(f, "\nGC #%u\n", g->number);
     fprintf(f, "  generation          %s\n",
             u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_GENERATION) != 0, g->generation));
-    fprintf(f, "  type                %s\n", (g->present & GCEV_STATS_GC_HAS_TYPE)
-                                                  ? (gcev_stats_gc_type_name(g->type) ? gcev_stats_gc_type_name(g->type) : "?")
-                                                  : "-");
+    fprintf(f, "  type                %s\n",
+            (g->present & GCEV_STATS_GC_HAS_TYPE)
+                ? (gcev_stats_gc_type_name(g->type) ? gcev_stats_gc_type_name(g->type) : "?")
+                : "-");
     fprintf(f, "  reason              %s\n", reason_s(rs, sizeof rs, g));
     if (g->present & GCEV_STATS_GC_HAS_NESTED_IN) {
         fprintf(f, "  during BGC          #%u\n", g->nested_in);
     }
     fprintf(f, "  thread              %llu\n", (unsigned long long)g->thread_id);
     fprintf(f, "  start ms            %.3f\n", g->start_ms);
-    fprintf(f, "  end ms              %s\n", ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_END) != 0, g->end_ms));
-    fprintf(f, "  duration ms         %s\n", ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_END) != 0, g->duration_ms));
-    fprintf(f, "  suspension ms       %s\n", ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_SUSPENSION) != 0, g->suspension_ms));
-    fprintf(f, "  pause ms            %s", ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PAUSE) != 0, g->pause_ms));
+    fprintf(f, "  end ms              %s\n",
+            ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_END) != 0, g->end_ms));
+    fprintf(f, "  duration ms         %s\n",
+            ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_END) != 0, g->duration_ms));
+    fprintf(f, "  suspension ms       %s\n",
+            ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_SUSPENSION) != 0, g->suspension_ms));
+    fprintf(f, "  pause ms            %s",
+            ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PAUSE) != 0, g->pause_ms));
     fprintf(f, g->suspensions > 1 ? " (%u suspensions)\n" : "\n", g->suspensions);
-    fprintf(f, "  promoted MB         %s\n", mb_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PROMOTED) != 0, g->promoted_bytes));
-    fprintf(f, "  allocated MB before %s\n", mb_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_ALLOCATED) != 0, g->allocated_bytes));
-    fprintf(f, "  pinned objects      %s\n", u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PINNED_OBJECTS) != 0, g->pinned_objects));
+    fprintf(f, "  promoted MB         %s\n",
+            mb_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PROMOTED) != 0, g->promoted_bytes));
+    fprintf(f, "  allocated MB before %s\n",
+            mb_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_ALLOCATED) != 0, g->allocated_bytes));
+    fprintf(f, "  pinned objects      %s\n",
+            u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PINNED_OBJECTS) != 0, g->pinned_objects));
     fprintf(f, "  pin events          %s (%s bytes)\n",
             u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PINNED_EVENTS) != 0, g->pinned_events),
             u64_s(b, sizeof b, (g->present & GCEV_STATS_GC_HAS_PINNED_EVENTS) != 0, g->pinned_bytes));
-    fprintf(f, "  finalization promoted %s\n", u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_FINALIZATION) != 0, g->finalization_promoted_count));
+    fprintf(f, "  finalization promoted %s\n",
+            u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_FINALIZATION) != 0,
+                  g->finalization_promoted_count));
     if (g->present & GCEV_STATS_GC_HAS_CONDEMN_REASONS) {
         fprintf(f, "  condemn reasons     0x%08x 0x%08x\n", g->condemn_reasons0, g->condemn_reasons1);
     } else {
         fprintf(f, "  condemn reasons     -\n");
     }
-    fprintf(f, "  heaps               %s\n", u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_HEAP_COUNT) != 0, (uint64_t)g->heap_count));
+    fprintf(f, "  heaps               %s\n",
+            u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_HEAP_COUNT) != 0, (uint64_t)g->heap_count));
     fprintf(f, "  flags               %s%s%s\n", g->flags ? "" : "-",
             (g->flags & GCEV_STATS_GC_INCOMPLETE) ? "incomplete (events dropped) " : "",
             (g->flags & GCEV_STATS_GC_SHARED_SUSPENSION) ? "shared-suspension" : "");
-    fprintf(f, "  %-5s %13s %13s %13s %13s %13s\n", "heap", "before MB", "after MB",
-            "frag before", "frag after", "promoted MB");
+    fprintf(f, "  %-5s %13s %13s %13s %13s %13s\n", "heap", "before MB", "after MB", "frag before",
+            "frag after", "promoted MB");
     for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
         const gcev_stats_gen_heap *h = &g->gens[i];
         char c1[32], c2[32], c3[32], c4[32], c5[32];
@@ -204,27 +218,26 @@ static void print_gc_detail(FILE *f, const gcev_stats_gc *g)
         }
     }
     if (g->present & GCEV_STATS_GC_HAS_LOH_COMPACT) {
-        fprintf(f, "  LOH compaction      %u heaps, plan %llu, compact %llu, relocate %llu (us); "
-                   "refs %llu, zero %llu\n",
+        fprintf(f,
+                "  LOH compaction      %u heaps, plan %llu, compact %llu, relocate %llu (us); "
+                "refs %llu, zero %llu\n",
                 g->loh_compact_heaps, (unsigned long long)g->loh_compact_time_plan,
                 (unsigned long long)g->loh_compact_time_compact,
                 (unsigned long long)g->loh_compact_time_relocate,
-                (unsigned long long)g->loh_compact_total_refs,
-                (unsigned long long)g->loh_compact_zero_refs);
+                (unsigned long long)g->loh_compact_total_refs, (unsigned long long)g->loh_compact_zero_refs);
     }
 }
 
 static void print_generations(FILE *f, const stats_report *r)
 {
-    fprintf(f, "\n%-4s %7s %5s %5s %14s %10s %10s %13s %12s\n", "Gen", "GCs", "BGC", "FGC",
-            "Pause total ms", "Mean ms", "Max ms", "Promoted MB", "GC total ms");
+    fprintf(f, "\n%-4s %7s %5s %5s %14s %10s %10s %13s %12s\n", "Gen", "GCs", "BGC", "FGC", "Pause total ms",
+            "Mean ms", "Max ms", "Promoted MB", "GC total ms");
     for (unsigned i = 0; i < 3; i++) {
         const gcev_stats_gen_summary *gs = gcev_stats_generation(r->s, i);
         char a[32], b[32], c[32], d[32];
         char e[32];
-        fprintf(f, "%-4u %7llu %5llu %5llu %14s %10s %10s %13s %12s\n", i,
-                (unsigned long long)gs->count, (unsigned long long)gs->background,
-                (unsigned long long)gs->foreground,
+        fprintf(f, "%-4u %7llu %5llu %5llu %14s %10s %10s %13s %12s\n", i, (unsigned long long)gs->count,
+                (unsigned long long)gs->background, (unsigned long long)gs->foreground,
                 ms_s(a, sizeof a, gs->pause_count > 0, gs->pause_total_ms),
                 ms_s(b, sizeof b, gs->pause_count > 0, gs->pause_mean_ms),
                 ms_s(c, sizeof c, gs->pause_count > 0, gs->pause_max_ms),
@@ -263,8 +276,8 @@ static void print_summary(FILE *f, const stats_report *r)
         fprintf(f, "  Time paused       - (no GC suspension seen)\n");
     }
     if (s->present & GCEV_STATS_SUM_HAS_ALLOCATION) {
-        fprintf(f, "  Allocated         %.3f MB in %llu AllocationTick events", (double)s->allocated_bytes / 1e6,
-                (unsigned long long)s->allocation_ticks);
+        fprintf(f, "  Allocated         %.3f MB in %llu AllocationTick events",
+                (double)s->allocated_bytes / 1e6, (unsigned long long)s->allocation_ticks);
         if (dur) {
             fprintf(f, ", %.3f MB/s", s->alloc_mb_per_sec);
         }
@@ -300,28 +313,29 @@ static void print_lifetimes(FILE *f, const stats_report *r)
 {
     const gcev_stats_pairing *sp = gcev_stats_segment_pairing(r->s);
     const gcev_stats_pairing *hp = gcev_stats_handle_pairing(r->s);
-    fprintf(f, "\nLifetimes%s\n", stats_drop_warning(r) ? " (events dropped: pairing may be incomplete)" : "");
+    fprintf(f, "\nLifetimes%s\n",
+            stats_drop_warning(r) ? " (events dropped: pairing may be incomplete)" : "");
     print_pairing(f, "Segments", sp);
     for (size_t i = 0; i < sp->live && i < LIST_MAX; i++) {
         const gcev_stats_segment *sg = gcev_stats_live_segment_at(r->s, i);
         const char *type = gcev_gc_segment_type_map_name(sg->type);
-        fprintf(f, "    0x%016llx %12.3f MB %-16s created at %.3f ms\n",
-                (unsigned long long)sg->address, (double)sg->size / 1e6, type ? type : "?",
-                sg->created_ms);
+        fprintf(f, "    0x%016llx %12.3f MB %-16s created at %.3f ms\n", (unsigned long long)sg->address,
+                (double)sg->size / 1e6, type ? type : "?", sg->created_ms);
     }
     if (sp->live > LIST_MAX) {
-        fprintf(f, "    ... %llu more (--format json lists all)\n", (unsigned long long)(sp->live - LIST_MAX));
+        fprintf(f, "    ... %llu more (--format json lists all)\n",
+                (unsigned long long)(sp->live - LIST_MAX));
     }
     print_pairing(f, "Handles", hp);
     for (size_t i = 0; i < hp->live && i < LIST_MAX; i++) {
         const gcev_stats_handle *h = gcev_stats_live_handle_at(r->s, i);
         const char *kind = gcev_gc_handle_kind_map_name(h->kind);
-        fprintf(f, "    0x%016llx -> 0x%016llx %-11s created at %.3f ms\n",
-                (unsigned long long)h->handle_id, (unsigned long long)h->object_id,
-                kind ? kind : "?", h->created_ms);
+        fprintf(f, "    0x%016llx -> 0x%016llx %-11s created at %.3f ms\n", (unsigned long long)h->handle_id,
+                (unsigned long long)h->object_id, kind ? kind : "?", h->created_ms);
     }
     if (hp->live > LIST_MAX) {
-        fprintf(f, "    ... %llu more (--format json lists all)\n", (unsigned long long)(hp->live - LIST_MAX));
+        fprintf(f, "    ... %llu more (--format json lists all)\n",
+                (unsigned long long)(hp->live - LIST_MAX));
     }
 }
 

@@ -87,8 +87,8 @@ static gcev_trace *trace_alloc(void)
     return t;
 }
 
-gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opts,
-                                 gcev_trace **out, gcev_error *err)
+gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opts, gcev_trace **out,
+                                 gcev_error *err)
 {
     if (!out || !path) {
         return trace_fail(err, GCEV_E_INVALID_ARG, 0, "path and out are required");
@@ -110,7 +110,8 @@ gcev_status gcev_trace_open_memory(const void *data, size_t size, const gcev_tra
                                    gcev_trace **out, gcev_error *err)
 {
     if (!out || (!data && size)) {
-        return trace_fail(err, GCEV_E_INVALID_ARG, 0, "out is required; data may be NULL only when size is 0");
+        return trace_fail(err, GCEV_E_INVALID_ARG, 0,
+                          "out is required; data may be NULL only when size is 0");
     }
     *out = NULL;
     gcev_trace *t = trace_alloc();
@@ -136,7 +137,10 @@ gcev_status gcev_trace_open_reader(gcev_read_fn read, void *ctx, const gcev_trac
     return trace_start(t, opts, out, err);
 }
 
-const gcev_trace_info *gcev_trace_get_info(const gcev_trace *t) { return t ? &t->info : NULL; }
+const gcev_trace_info *gcev_trace_get_info(const gcev_trace *t)
+{
+    return t ? &t->info : NULL;
+}
 
 /* The fields every reader leaves to this layer: ms and the compiled provider. */
 static void trace_finish_event(gcev_trace *t, gcev_trace_event *ev)
@@ -240,9 +244,15 @@ gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
     return trace_stick(t, st, &e, err);
 }
 
-uint64_t gcev_trace_dropped_events(const gcev_trace *t) { return t ? t->dropped_total : 0; }
+uint64_t gcev_trace_dropped_events(const gcev_trace *t)
+{
+    return t ? t->dropped_total : 0;
+}
 
-size_t gcev_trace_drop_count(const gcev_trace *t) { return t ? t->ndrops : 0; }
+size_t gcev_trace_drop_count(const gcev_trace *t)
+{
+    return t ? t->ndrops : 0;
+}
 
 const gcev_trace_drop *gcev_trace_drop_at(const gcev_trace *t, size_t i)
 {

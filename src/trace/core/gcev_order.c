@@ -37,13 +37,13 @@ typedef struct order_gen {
 
 struct gcev_order {
     order_gen fill, drain;
-    uint32_t *idx;        /* drain entries grouped by stream */
+    uint32_t *idx; /* drain entries grouped by stream */
     size_t idx_cap;
     size_t *run_pos, *run_end;
     uint32_t *heap;
     size_t run_cap, heap_n;
-    int pending;          /* a barrier arrived while draining */
-    int failed;           /* out of memory while preparing a merge */
+    int pending; /* a barrier arrived while draining */
+    int failed;  /* out of memory while preparing a merge */
     size_t window, max_bytes;
     uint64_t next_ord;
 };
@@ -149,8 +149,7 @@ gcev_status gcev_order_push(gcev_order *o, const gcev_trace_event *ev)
     x->pname_off = gen_copy(g, pn, strlen(pn) + 1);
     x->ename_off = gen_copy(g, en, strlen(en) + 1);
     if (x->stream == UINT32_MAX || x->pname_off == ORDER_NONE || x->ename_off == ORDER_NONE ||
-        (ev->payload_size && x->payload_off == ORDER_NONE) ||
-        (ev->stack && x->stack_off == ORDER_NONE)) {
+        (ev->payload_size && x->payload_off == ORDER_NONE) || (ev->stack && x->stack_off == ORDER_NONE)) {
         return GCEV_E_NOMEM;
     }
     g->n++;

@@ -110,7 +110,10 @@ void gcev_source_close(gcev_source *s)
     source_reset(s);
 }
 
-static int source_windowed(const gcev_source *s) { return s->read != NULL || s->fd >= 0; }
+static int source_windowed(const gcev_source *s)
+{
+    return s->read != NULL || s->fd >= 0;
+}
 
 /* One read from the underlying input: >0 bytes, 0 at end, -1 on error. */
 static long long source_read_some(gcev_source *s, uint8_t *dst, size_t n)
@@ -179,8 +182,7 @@ static gcev_status source_fill(gcev_source *s, size_t n, size_t *got, gcev_error
     return GCEV_OK;
 }
 
-gcev_status gcev_source_peek(gcev_source *s, size_t n, const uint8_t **view, size_t *got,
-                             gcev_error *err)
+gcev_status gcev_source_peek(gcev_source *s, size_t n, const uint8_t **view, size_t *got, gcev_error *err)
 {
     *view = NULL;
     *got = 0;

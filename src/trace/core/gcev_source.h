@@ -19,12 +19,12 @@ typedef struct gcev_source {
     int fd;              /* file descriptor when the file could not be mapped, else -1 */
     gcev_read_fn read;   /* callback input */
     void *ctx;
-    uint8_t *buf;        /* window for callback input */
+    uint8_t *buf; /* window for callback input */
     size_t buf_cap;
-    size_t max_take;     /* safety limit on one take() */
+    size_t max_take; /* safety limit on one take() */
     int at_eof;
-    size_t buf_len;      /* callback input: bytes held in buf */
-    size_t buf_off;      /* callback input: index in buf of the byte at pos */
+    size_t buf_len; /* callback input: bytes held in buf */
+    size_t buf_off; /* callback input: index in buf of the byte at pos */
 } gcev_source;
 
 gcev_status gcev_source_init_memory(gcev_source *s, const uint8_t *data, size_t size);
@@ -39,10 +39,12 @@ void gcev_source_close(gcev_source *s);
  */
 gcev_status gcev_source_take(gcev_source *s, size_t n, const uint8_t **view, gcev_error *err);
 /* Like take, without advancing; *got may be < n at the end of input (never an error). */
-gcev_status gcev_source_peek(gcev_source *s, size_t n, const uint8_t **view, size_t *got,
-                             gcev_error *err);
+gcev_status gcev_source_peek(gcev_source *s, size_t n, const uint8_t **view, size_t *got, gcev_error *err);
 /* Advances n bytes (reads and discards for callbacks). */
 gcev_status gcev_source_skip(gcev_source *s, uint64_t n, gcev_error *err);
-static inline uint64_t gcev_source_pos(const gcev_source *s) { return s->pos; }
+static inline uint64_t gcev_source_pos(const gcev_source *s)
+{
+    return s->pos;
+}
 
 #endif

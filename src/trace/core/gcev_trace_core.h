@@ -37,7 +37,7 @@ struct gcev_trace {
     uint64_t dropped_total;
     gcev_trace_drop *drops;
     size_t ndrops;
-    void *order;                /* timestamp-order state */
+    void *order; /* timestamp-order state */
     /* set by a reader that resolves ev->provider itself (NULL then means unknown):
      * gcev_trace.c then skips its per-event look-up by name/GUID */
     int provider_resolved;

@@ -221,8 +221,7 @@ static gcev_status etl_record_event(etl_impl *e, const gcev_etl_record *r, gcev_
     case GCEV_ETL_REC_EVENT: {
         const uint8_t *schema = NULL;
         uint32_t schema_size = 0;
-        gcev_status st =
-            gcev_etl_event_fill(p, r, ev, &schema, &schema_size, &traits, &traits_size, &msg);
+        gcev_status st = gcev_etl_event_fill(p, r, ev, &schema, &schema_size, &traits, &traits_size, &msg);
         if (st != GCEV_OK) {
             return etl_fail(err, st, rec_off, msg);
         }

@@ -6,8 +6,7 @@
 
 #include "gcev_read.h"
 
-gcev_status gcev_etl_buffer_header_parse(const uint8_t *p, gcev_etl_buffer_header *h,
-                                         const char **msg)
+gcev_status gcev_etl_buffer_header_parse(const uint8_t *p, gcev_etl_buffer_header *h, const char **msg)
 {
     h->buffer_size = gcev_rd_u32le(p);
     h->saved_offset = gcev_rd_u32le(p + 0x04);
@@ -32,8 +31,7 @@ gcev_status gcev_etl_buffer_header_parse(const uint8_t *p, gcev_etl_buffer_heade
     return GCEV_OK;
 }
 
-gcev_status gcev_etl_record_classify(const uint8_t *p, size_t n, gcev_etl_record *r,
-                                     const char **msg)
+gcev_status gcev_etl_record_classify(const uint8_t *p, size_t n, gcev_etl_record *r, const char **msg)
 {
     (void)n; /* the caller guarantees 8 bytes; every header field read here is in them */
     memset(r, 0, sizeof *r);
@@ -200,8 +198,8 @@ void gcev_etl_classic_fill(const uint8_t *p, const gcev_etl_record *r, gcev_trac
 }
 
 gcev_status gcev_etl_event_fill(const uint8_t *p, const gcev_etl_record *r, gcev_trace_event *ev,
-                                const uint8_t **schema, uint32_t *schema_size,
-                                const uint8_t **traits, uint32_t *traits_size, const char **msg)
+                                const uint8_t **schema, uint32_t *schema_size, const uint8_t **traits,
+                                uint32_t *traits_size, const char **msg)
 {
     *schema = *traits = NULL;
     *schema_size = *traits_size = 0;
@@ -282,8 +280,7 @@ gcev_status gcev_etl_event_fill(const uint8_t *p, const gcev_etl_record *r, gcev
     return GCEV_OK;
 }
 
-gcev_status gcev_etl_logfile_parse(const uint8_t *p, size_t n, gcev_etl_logfile *lf,
-                                   const char **msg)
+gcev_status gcev_etl_logfile_parse(const uint8_t *p, size_t n, gcev_etl_logfile *lf, const char **msg)
 {
     memset(lf, 0, sizeof *lf);
     if (n < 56) {

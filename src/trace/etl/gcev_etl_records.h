@@ -20,7 +20,7 @@ enum {
     GCEV_ETL_SYSTEM_HEADER_SIZE = 32,  /* SYSTEM_TRACE_HEADER */
     GCEV_ETL_COMPACT_HEADER_SIZE = 24, /* SYSTEM_TRACE_HEADER without CPU times */
     GCEV_ETL_PERFINFO_HEADER_SIZE = 16,
-    GCEV_ETL_FULL_HEADER_SIZE = 48,    /* EVENT_TRACE_HEADER (classic, MOF) */
+    GCEV_ETL_FULL_HEADER_SIZE = 48,     /* EVENT_TRACE_HEADER (classic, MOF) */
     GCEV_ETL_INSTANCE_HEADER_SIZE = 72, /* EVENT_INSTANCE_GUID_HEADER */
     GCEV_ETL_EXT_ITEM_HEADER_SIZE = 8
 };
@@ -78,8 +78,7 @@ typedef struct gcev_etl_buffer_header {
  * GCEV_E_FORMAT with *msg when the sizes contradict each other, GCEV_E_UNSUPPORTED
  * for compressed buffers.
  */
-gcev_status gcev_etl_buffer_header_parse(const uint8_t *p, gcev_etl_buffer_header *h,
-                                         const char **msg);
+gcev_status gcev_etl_buffer_header_parse(const uint8_t *p, gcev_etl_buffer_header *h, const char **msg);
 
 typedef enum gcev_etl_record_kind {
     GCEV_ETL_REC_EVENT,    /* EVENT_HEADER (manifest, EventSource, TraceLogging) */
@@ -93,10 +92,10 @@ typedef enum gcev_etl_record_kind {
 
 typedef struct gcev_etl_record {
     gcev_etl_record_kind kind;
-    uint8_t header_type;   /* byte 2 */
-    uint8_t pointer_size;  /* 4 or 8 from the header type; 0 when it does not say */
-    uint16_t header_size;  /* fixed header bytes before extended data / payload */
-    uint16_t size;         /* whole record, header included, before 8-byte padding */
+    uint8_t header_type;  /* byte 2 */
+    uint8_t pointer_size; /* 4 or 8 from the header type; 0 when it does not say */
+    uint16_t header_size; /* fixed header bytes before extended data / payload */
+    uint16_t size;        /* whole record, header included, before 8-byte padding */
 } gcev_etl_record;
 
 /*
@@ -104,8 +103,7 @@ typedef struct gcev_etl_record {
  * and checks its size against its header. GCEV_E_FORMAT with *msg when the
  * marker is unknown or the size is smaller than the header.
  */
-gcev_status gcev_etl_record_classify(const uint8_t *p, size_t n, gcev_etl_record *r,
-                                     const char **msg);
+gcev_status gcev_etl_record_classify(const uint8_t *p, size_t n, gcev_etl_record *r, const char **msg);
 
 /*
  * Fills ev from a record of kind SYSTEM, PERFINFO, CLASSIC or INSTANCE
@@ -120,8 +118,8 @@ void gcev_etl_classic_fill(const uint8_t *p, const gcev_etl_record *r, gcev_trac
  * to decode. GCEV_E_FORMAT with *msg when an item overruns the record.
  */
 gcev_status gcev_etl_event_fill(const uint8_t *p, const gcev_etl_record *r, gcev_trace_event *ev,
-                                const uint8_t **schema, uint32_t *schema_size,
-                                const uint8_t **traits, uint32_t *traits_size, const char **msg);
+                                const uint8_t **schema, uint32_t *schema_size, const uint8_t **traits,
+                                uint32_t *traits_size, const char **msg);
 
 /* The TRACE_LOGFILE_HEADER fields gcev reports (payload of the first record). */
 typedef struct gcev_etl_logfile {
@@ -152,8 +150,7 @@ typedef struct gcev_etl_logfile {
  * PointerSize field (two pointers precede the time zone). GCEV_E_FORMAT with
  * *msg when too short, the pointer size is not 4/8 or no clock frequency follows.
  */
-gcev_status gcev_etl_logfile_parse(const uint8_t *p, size_t n, gcev_etl_logfile *lf,
-                                   const char **msg);
+gcev_status gcev_etl_logfile_parse(const uint8_t *p, size_t n, gcev_etl_logfile *lf, const char **msg);
 
 /* Hook id of the TRACE_LOGFILE_HEADER record (EventTrace group, type 0). */
 enum { GCEV_ETL_HOOK_LOGFILE_HEADER = 0x0000 };

@@ -12,30 +12,30 @@ enum { TL_MAX_SCHEMAS = 65536, TL_MAX_BYTES = 64u << 20 };
 
 typedef struct tl_entry {
     uint64_t hash;
-    uint32_t size;            /* bytes of meta */
-    uint8_t *meta;            /* private copy; names point into it */
+    uint32_t size; /* bytes of meta */
+    uint8_t *meta; /* private copy; names point into it */
     gcev_etl_tl_schema schema;
-    gcev_trace_field *nodes;  /* all fields, top level first (breadth first) */
+    gcev_trace_field *nodes; /* all fields, top level first (breadth first) */
 } tl_entry;
 
 /* A field as read from the flat metadata list, before the tree is built. */
 typedef struct tl_flat {
     const char *name;
     uint8_t in;
-    uint8_t out;     /* out-type (low 7 bits of the out byte), 0 when absent */
-    uint8_t nchild;  /* struct members that follow */
-    uint16_t count;  /* constant count (GCEV_TL_IN_CCOUNT) */
-    uint32_t span;   /* this field and all its members */
+    uint8_t out;    /* out-type (low 7 bits of the out byte), 0 when absent */
+    uint8_t nchild; /* struct members that follow */
+    uint16_t count; /* constant count (GCEV_TL_IN_CCOUNT) */
+    uint32_t span;  /* this field and all its members */
 } tl_flat;
 
 struct gcev_etl_tl_cache {
     tl_entry *entries;
     size_t nentries, cap_entries;
-    uint32_t *slots;          /* open addressing: entry index + 1, 0 = empty */
+    uint32_t *slots; /* open addressing: entry index + 1, 0 = empty */
     size_t nslots;
     size_t bytes;
-    tl_flat *flat;            /* scratch for one schema */
-    uint32_t *order;          /* scratch: flat index of each tree node */
+    tl_flat *flat;   /* scratch for one schema */
+    uint32_t *order; /* scratch: flat index of each tree node */
     size_t cap_flat;
 };
 
@@ -122,8 +122,8 @@ static gcev_status tl_reserve_flat(gcev_etl_tl_cache *c, size_t n)
  * Reads the field list of meta[pos..end) into c->flat. Each field takes at least
  * 2 bytes (empty name + in-type), so there are at most (end - pos) / 2.
  */
-static gcev_status tl_read_fields(gcev_etl_tl_cache *c, const uint8_t *meta, uint32_t pos,
-                                  uint32_t end, size_t *count, const char **msg)
+static gcev_status tl_read_fields(gcev_etl_tl_cache *c, const uint8_t *meta, uint32_t pos, uint32_t end,
+                                  size_t *count, const char **msg)
 {
     size_t n = 0;
     gcev_status st = tl_reserve_flat(c, (end - pos) / 2 + 1);
@@ -187,8 +187,8 @@ static gcev_status tl_read_fields(gcev_etl_tl_cache *c, const uint8_t *meta, uin
  * trees whose children sit in contiguous arrays, without recursion: spans are
  * computed backwards, then nodes are placed breadth first.
  */
-static gcev_status tl_build_tree(gcev_etl_tl_cache *c, size_t n, gcev_trace_field *nodes,
-                                 uint32_t *ntop, const char **msg)
+static gcev_status tl_build_tree(gcev_etl_tl_cache *c, size_t n, gcev_trace_field *nodes, uint32_t *ntop,
+                                 const char **msg)
 {
     tl_flat *flat = c->flat;
     size_t members = 0;

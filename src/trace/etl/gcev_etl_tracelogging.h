@@ -31,8 +31,8 @@ enum {
 };
 
 typedef struct gcev_etl_tl_schema {
-    const char *event_name;        /* UTF-8, NUL-terminated */
-    uint32_t nfields;              /* top-level fields */
+    const char *event_name; /* UTF-8, NUL-terminated */
+    uint32_t nfields;       /* top-level fields */
     const gcev_trace_field *fields;
 } gcev_etl_tl_schema;
 

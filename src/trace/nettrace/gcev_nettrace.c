@@ -40,8 +40,8 @@ static int64_t systemtime_to_filetime(const uint8_t *p)
     int y = (int16_t)gcev_rd_u16le(p), mo = gcev_rd_u16le(p + 2), d = gcev_rd_u16le(p + 6);
     int h = gcev_rd_u16le(p + 8), mi = gcev_rd_u16le(p + 10), s = gcev_rd_u16le(p + 12);
     int ms = gcev_rd_u16le(p + 14);
-    if (y < 1601 || y > 30827 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-        s > 59 || ms > 999) {
+    if (y < 1601 || y > 30827 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59 ||
+        ms > 999) {
         return 0;
     }
     /* Days since 1601-01-01 (proleptic Gregorian), civil-from-days style. */
@@ -71,8 +71,7 @@ static gcev_status expect_byte(gcev_trace *t, uint8_t want, const char *msg, gce
 }
 
 /* A FastSerialization object header: tags, type version, type name. */
-static gcev_status read_type(gcev_trace *t, uint8_t begin, uint32_t *version, char *name,
-                             gcev_error *err)
+static gcev_status read_type(gcev_trace *t, uint8_t begin, uint32_t *version, char *name, gcev_error *err)
 {
     const uint8_t *v;
     uint64_t at = gcev_source_pos(&t->src);
@@ -162,16 +161,16 @@ static gcev_status open_fastser(gcev_trace *t, int nettrace, gcev_error *err)
             return gcev_np_fail(err, GCEV_E_FORMAT, at, "first object is not the Trace object");
         }
         if (version != 4) {
-            return gcev_np_fail(err, GCEV_E_UNSUPPORTED, at,
-                                "unsupported NetTrace Trace object version: supported are 4 (V4/V5) and the V6 header");
+            return gcev_np_fail(
+                err, GCEV_E_UNSUPPORTED, at,
+                "unsupported NetTrace Trace object version: supported are 4 (V4/V5) and the V6 header");
         }
     } else if (strcmp(name, "Trace") == 0 && version == 3) {
         /* NetPerf V3 */
     } else if (strcmp(name, "Microsoft.DotNet.Runtime.EventPipeFile") == 0 &&
                (version == 1 || version == 2)) {
         /* NetPerf V1/V2 */
-    } else if (strcmp(name, "Trace") == 0 ||
-               strcmp(name, "Microsoft.DotNet.Runtime.EventPipeFile") == 0) {
+    } else if (strcmp(name, "Trace") == 0 || strcmp(name, "Microsoft.DotNet.Runtime.EventPipeFile") == 0) {
         return gcev_np_fail(err, GCEV_E_UNSUPPORTED, at,
                             "unsupported NetPerf version: supported are 1, 2 and 3");
     } else {
@@ -290,8 +289,8 @@ static gcev_status open_v6(gcev_trace *t, gcev_error *err)
 }
 
 /* Starts iterating an EventBlock / MetadataBlock body (V3: no header). */
-static gcev_status start_event_block(gcev_trace *t, const uint8_t *v, size_t n, uint64_t off,
-                                     int kind, gcev_error *err)
+static gcev_status start_event_block(gcev_trace *t, const uint8_t *v, size_t n, uint64_t off, int kind,
+                                     gcev_error *err)
 {
     gcev_nettrace *np = t->impl;
     size_t skip = 0;

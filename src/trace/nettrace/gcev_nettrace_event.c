@@ -35,9 +35,8 @@ static int hdr_v3(np_cur *c, np_hdr *h)
     np_cur e = {c->p + c->pos, size, 0};
     c->pos += size;
     uint32_t tid;
-    if (!np_u32(&e, &h->meta_id) || !np_u32(&e, &tid) || !np_u64(&e, &h->ts) ||
-        !np_guid(&e, &h->act) || !np_guid(&e, &h->rel) || !np_u32(&e, &h->payload_size) ||
-        !np_has(&e, h->payload_size)) {
+    if (!np_u32(&e, &h->meta_id) || !np_u32(&e, &tid) || !np_u64(&e, &h->ts) || !np_guid(&e, &h->act) ||
+        !np_guid(&e, &h->rel) || !np_u32(&e, &h->payload_size) || !np_has(&e, h->payload_size)) {
         return 0;
     }
     h->tid = tid;
@@ -94,8 +93,7 @@ static int hdr_compressed(np_cur *c, gcev_nettrace *np, np_hdr *h)
         return 0;
     }
     if (flags & 2) {
-        if (!np_varu32(c, &d32) || !np_varu64(c, &np->prev.capture) ||
-            !np_varu32(c, &np->prev.proc)) {
+        if (!np_varu32(c, &d32) || !np_varu64(c, &np->prev.capture) || !np_varu32(c, &np->prev.proc)) {
             return 0;
         }
         np->prev.seq += d32; /* unsigned: wraps modulo 2^32 */
@@ -149,8 +147,8 @@ static int hdr_compressed(np_cur *c, gcev_nettrace *np, np_hdr *h)
 
 /* ---- sequence numbers ---- */
 
-static void seq_drop(gcev_trace *t, uint64_t capture, uint32_t expected, uint32_t seen,
-                     uint32_t dropped, int64_t ts, uint64_t off)
+static void seq_drop(gcev_trace *t, uint64_t capture, uint32_t expected, uint32_t seen, uint32_t dropped,
+                     int64_t ts, uint64_t off)
 {
     gcev_trace_drop d = {capture, expected, seen, dropped, ts, off};
     gcev_trace_note_drop(t, &d);
@@ -319,8 +317,8 @@ static gcev_status fill_event(gcev_trace *t, const np_hdr *h, uint64_t off, gcev
     return GCEV_OK;
 }
 
-gcev_status gcev_np_event_v3(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_trace_event *ev,
-                             int *is_event, gcev_error *err)
+gcev_status gcev_np_event_v3(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_trace_event *ev, int *is_event,
+                             gcev_error *err)
 {
     np_hdr h;
     memset(&h, 0, sizeof h);
@@ -400,7 +398,8 @@ gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gce
     }
     /* Stacks live until the next sequence point: bound their total like one block. */
     if (c->n > t->src.max_take || np->stack_used > t->src.max_take - c->n) {
-        return gcev_np_fail(err, GCEV_E_LIMIT, file_off, "stacks between sequence points exceed the block-size limit");
+        return gcev_np_fail(err, GCEV_E_LIMIT, file_off,
+                            "stacks between sequence points exceed the block-size limit");
     }
     np->run_count = 0; /* valid again once the whole block is read */
     size_t base = np->nstacks;
@@ -410,8 +409,7 @@ gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gce
             return gcev_np_fail(err, GCEV_E_FORMAT, file_off + c->pos, "stack overruns its block");
         }
         if (!gcev_reserve((void **)&np->stack_bytes, &np->stack_cap, np->stack_used + size, 1) ||
-            !gcev_reserve((void **)&np->stacks, &np->cap_stacks, np->nstacks + 1,
-                             sizeof *np->stacks) ||
+            !gcev_reserve((void **)&np->stacks, &np->cap_stacks, np->nstacks + 1, sizeof *np->stacks) ||
             !gcev_idmap_put(&np->stack_ids, (uint64_t)first + i, (uint32_t)np->nstacks)) {
             return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
         }
@@ -515,7 +513,7 @@ gcev_status gcev_np_thread_block(gcev_trace *t, np_cur *c, uint64_t file_off, gc
         uint32_t i = gcev_idmap_get(&np->thread_ids, index);
         if (i == UINT32_MAX) {
             if (!gcev_reserve((void **)&np->threads, &np->cap_threads, np->nthreads + 1,
-                                 sizeof *np->threads) ||
+                              sizeof *np->threads) ||
                 !gcev_idmap_put(&np->thread_ids, index, (uint32_t)np->nthreads)) {
                 return gcev_np_fail(err, GCEV_E_NOMEM, row_off, "out of memory");
             }
@@ -526,8 +524,7 @@ gcev_status gcev_np_thread_block(gcev_trace *t, np_cur *c, uint64_t file_off, gc
     return GCEV_OK;
 }
 
-gcev_status gcev_np_remove_thread_block(gcev_trace *t, np_cur *c, uint64_t file_off,
-                                        gcev_error *err)
+gcev_status gcev_np_remove_thread_block(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_error *err)
 {
     while (c->pos < c->n) {
         uint64_t index, seq;

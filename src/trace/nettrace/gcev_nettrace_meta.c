@@ -284,8 +284,8 @@ static const char meta_bad[] = "malformed metadata record";
 static int meta_header_v3(np_cur *c, np_meta *m)
 {
     uint32_t id, ver, level;
-    if (!np_u32(c, &id) || !np_utf16z(c, &m->event_name) || !np_u64(c, &m->keywords) ||
-        !np_u32(c, &ver) || !np_u32(c, &level)) {
+    if (!np_u32(c, &id) || !np_utf16z(c, &m->event_name) || !np_u64(c, &m->keywords) || !np_u32(c, &ver) ||
+        !np_u32(c, &level)) {
         return 0;
     }
     m->event_id = (uint16_t)id;

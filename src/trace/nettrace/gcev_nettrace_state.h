@@ -15,8 +15,7 @@
 #include "gcev_trace_core.h"
 #include "gcev_vec.h"
 
-static inline gcev_status gcev_np_fail(gcev_error *err, gcev_status code, uint64_t offset,
-                                       const char *msg)
+static inline gcev_status gcev_np_fail(gcev_error *err, gcev_status code, uint64_t offset, const char *msg)
 {
     return gcev_error_set(err, code, offset, NULL, msg);
 }
@@ -29,7 +28,10 @@ typedef struct np_cur {
     size_t pos;
 } np_cur;
 
-static inline int np_has(const np_cur *c, size_t k) { return c->n - c->pos >= k; }
+static inline int np_has(const np_cur *c, size_t k)
+{
+    return c->n - c->pos >= k;
+}
 
 static inline int np_u8(np_cur *c, uint8_t *v)
 {
@@ -141,13 +143,13 @@ static inline int np_varu32(np_cur *c, uint32_t *v)
 
 typedef struct np_meta {
     uint64_t id;
-    char *provider_name;       /* UTF-8, never NULL */
+    char *provider_name; /* UTF-8, never NULL */
     gcev_guid provider_guid;
     uint8_t has_provider_guid;
     const gcev_provider *provider;
     uint16_t event_id;
     uint16_t version;
-    char *event_name;          /* UTF-8, never NULL */
+    char *event_name; /* UTF-8, never NULL */
     uint64_t keywords;
     uint8_t opcode, level, has_opcode, has_level;
     uint32_t nfields;
@@ -163,29 +165,29 @@ typedef struct np_labels {
     uint8_t has_opcode, opcode, has_level, level, has_version, version;
 } np_labels;
 
-typedef struct np_thread {     /* V6 thread table row */
+typedef struct np_thread { /* V6 thread table row */
     uint64_t os_tid, os_pid;
     uint8_t has_tid, has_pid;
 } np_thread;
 
-typedef struct np_seq {        /* per capture thread */
+typedef struct np_seq { /* per capture thread */
     uint64_t capture;
     uint32_t last;
 } np_seq;
 
 typedef struct gcev_nettrace {
-    uint32_t version;          /* 1..6 */
-    int netperf;               /* FastSerialization without the Nettrace magic */
+    uint32_t version; /* 1..6 */
+    int netperf;      /* FastSerialization without the Nettrace magic */
     int done;
     /* current block */
     const uint8_t *blk;
     size_t blk_len;
     size_t blk_pos;
-    uint64_t blk_off;          /* file offset of blk[0] */
-    int blk_is_events;         /* 1 events, 2 metadata (V4/V5) */
+    uint64_t blk_off;  /* file offset of blk[0] */
+    int blk_is_events; /* 1 events, 2 metadata (V4/V5) */
     int compressed;
-    int need_end_tag;          /* FastSerialization: EndObject after the block */
-    uint64_t events_end;       /* NetPerf V1/V2: end of the inline events */
+    int need_end_tag;    /* FastSerialization: EndObject after the block */
+    uint64_t events_end; /* NetPerf V1/V2: end of the inline events */
     /* compressed-header state, reset per block */
     struct {
         uint32_t meta_id, seq, proc, stack_id, payload_size, label_id;
@@ -202,7 +204,10 @@ typedef struct gcev_nettrace {
     /* stacks since the last sequence point (copied: blocks are transient) */
     uint8_t *stack_bytes;
     size_t stack_used, stack_cap;
-    struct np_stack { size_t off; uint32_t len; } *stacks;
+    struct np_stack {
+        size_t off;
+        uint32_t len;
+    } * stacks;
     size_t nstacks, cap_stacks;
     gcev_idmap stack_ids;
     /* ids [run_first, run_first + run_count) of the newest stack block sit at
@@ -223,7 +228,7 @@ typedef struct gcev_nettrace {
     gcev_idmap seq_ids;
     /* last capture thread seen (consecutive events mostly share it) */
     uint64_t last_seq_capture;
-    uint32_t last_seq_index;    /* UINT32_MAX = none */
+    uint32_t last_seq_index; /* UINT32_MAX = none */
 } gcev_nettrace;
 
 #endif

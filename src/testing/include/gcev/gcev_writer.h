@@ -20,12 +20,12 @@ extern "C" {
 #endif
 
 typedef struct gcev_writer_options {
-    uint32_t format_version;   /* 1, 2, 3 (NetPerf), 4, 5 or 6 (NetTrace) */
-    uint8_t compressed;        /* V4-V6: 1 = compressed event headers */
-    uint8_t pointer_size;      /* 4 or 8 (0 = 8) */
+    uint32_t format_version; /* 1, 2, 3 (NetPerf), 4, 5 or 6 (NetTrace) */
+    uint8_t compressed;      /* V4-V6: 1 = compressed event headers */
+    uint8_t pointer_size;    /* 4 or 8 (0 = 8) */
     uint32_t process_id;
     uint32_t processor_count;
-    uint64_t clock_frequency;  /* 0 = 1e9 */
+    uint64_t clock_frequency; /* 0 = 1e9 */
     int64_t sync_time_qpc;
 } gcev_writer_options;
 
@@ -34,26 +34,26 @@ typedef struct gcev_writer_meta {
     const char *provider_name; /* UTF-8 (ASCII for V3-V5, which store UTF-16) */
     uint16_t event_id;
     uint8_t version;
-    uint8_t opcode;            /* written by V5 (tag) and V6 */
+    uint8_t opcode; /* written by V5 (tag) and V6 */
     uint8_t level;
     uint64_t keywords;
-    const char *event_name;    /* may be NULL or "" (runtime events) */
+    const char *event_name; /* may be NULL or "" (runtime events) */
     const gcev_trace_field *fields;
     uint32_t nfields;
 } gcev_writer_meta;
 
 typedef struct gcev_writer_event {
-    uint32_t meta_id;          /* from gcev_writer_define */
+    uint32_t meta_id; /* from gcev_writer_define */
     uint64_t thread_id;
     uint64_t capture_thread_id; /* 0 = thread_id */
-    uint32_t sequence;         /* 0 = next of that capture thread */
+    uint32_t sequence;          /* 0 = next of that capture thread */
     uint32_t processor;
     int64_t timestamp;
     const uint8_t *payload;
     uint32_t payload_size;
-    const uint8_t *stack;      /* pointer_size-byte IPs, or NULL */
+    const uint8_t *stack; /* pointer_size-byte IPs, or NULL */
     uint32_t stack_size;
-    gcev_guid activity_id;     /* zero = none */
+    gcev_guid activity_id; /* zero = none */
 } gcev_writer_event;
 
 typedef struct gcev_writer gcev_writer;
@@ -63,8 +63,7 @@ GCEV_API gcev_status gcev_writer_create(const gcev_writer_options *opts, gcev_wr
 /* Defines an event type; *meta_id receives its id (1, 2, ...). GCEV_E_UNSUPPORTED when
  * the fields use array types in V1-V5 (not written by this writer), or when a V1
  * provider (named by GUID in the file) is neither GUID text nor a compiled provider. */
-GCEV_API gcev_status gcev_writer_define(gcev_writer *w, const gcev_writer_meta *m,
-                                        uint32_t *meta_id);
+GCEV_API gcev_status gcev_writer_define(gcev_writer *w, const gcev_writer_meta *m, uint32_t *meta_id);
 GCEV_API gcev_status gcev_writer_write(gcev_writer *w, const gcev_writer_event *e);
 /* Ends the current sort/cache region (V4-V6; ignored by V3), listing every
  * capture thread's last sequence number. */
