@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Every global symbol libgcev defines starts with gcev_ (static and shared library):
 # users link it beside their own code and other libraries, so a bare name like
-# stats_table_put would collide. Linker-made symbols of the shared object are allowed.
+# stats_table_put would collide. Linker-made symbols of the shared object and the
+# indicators sanitizers add (ASan builds) are allowed.
 foreach(lib STATIC SHARED)
   if(lib STREQUAL "STATIC")
     execute_process(COMMAND ${NM} -g -P --defined-only ${STATIC_LIB} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
@@ -18,7 +19,8 @@ foreach(lib STATIC SHARED)
     if(l MATCHES "^([^ :]+) [A-Za-z] ")
       set(s "${CMAKE_MATCH_1}")
       math(EXPR n "${n} + 1")
-      if(NOT s MATCHES "^gcev_" AND NOT s MATCHES "^(_init|_fini|_edata|_end|__bss_start)$")
+      if(NOT s MATCHES "^gcev_" AND NOT s MATCHES "^(_init|_fini|_edata|_end|__bss_start)$"
+         AND NOT s MATCHES "^__(odr_asan|asan|sancov|ubsan)")
         list(APPEND bad "${s}")
       endif()
     endif()
