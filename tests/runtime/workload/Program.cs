@@ -338,8 +338,11 @@ internal static class Program
         var sw = Stopwatch.StartNew();
         while (Until(sw, s_seconds))
         {
-            for (int i = 0; i < 2000 * s_scale; i++)
+            // 100 finalizable objects a batch: every one is a FinalizeObject (+ BulkType) event
+            for (int i = 0; i < 100 * s_scale; i++)
                 s_sink = new WithFinalizer();
+            for (int i = 0; i < 2000; i++)
+                s_sink = new byte[100];
             Thread.Sleep(1);
             if (sw.ElapsedMilliseconds % 500 < 20)
             {
@@ -360,7 +363,8 @@ internal static class Program
         var roots = new List<object>();
         while (Until(sw, s_seconds))
         {
-            for (int i = 0; i < 500; i++)
+            // 50 of each a round: every handle is a SetGCHandle and a DestroyGCHandle event
+            for (int i = 0; i < 50 * s_scale; i++)
             {
                 var o = new object();
                 weak.Add(new WeakReference(o, trackResurrection: (i & 1) == 0));
@@ -370,12 +374,14 @@ internal static class Program
                     roots.Add(o);
                 s_sink = new byte[200];
             }
-            if (deps.Count > 5000)
+            for (int i = 0; i < 2000; i++)
+                s_sink = new byte[100];
+            if (deps.Count > 1000)
             {
-                for (int i = 0; i < 2500; i++)
+                for (int i = 0; i < 500; i++)
                     deps[i].Dispose();
-                deps.RemoveRange(0, 2500);
-                weak.RemoveRange(0, Math.Min(2500, weak.Count));
+                deps.RemoveRange(0, 500);
+                weak.RemoveRange(0, Math.Min(500, weak.Count));
                 roots.RemoveRange(0, roots.Count / 2);
                 GC.Collect();
             }
@@ -606,7 +612,7 @@ internal static class Program
                     if ((i & 15) == 0)
                         keep[k++ % keep.Length] = o;
                 }
-                Thread.Sleep(0);
+                Thread.Sleep(1); // ~100 MB/s: steady GCs without flooding a session
             }
             GC.KeepAlive(keep);
         }) { IsBackground = true };
