@@ -70,11 +70,15 @@ PRIV="Microsoft-Windows-DotNETRuntimePrivate:0x1:5"
 declare -A PROVIDERS=(
     [full]="Microsoft-Windows-DotNETRuntime:$RT_FULL:5,$PRIV,$RUNDOWN"
     [gc]="Microsoft-Windows-DotNETRuntime:0x400001:5,$PRIV,$RUNDOWN"
+    [gconly]="Microsoft-Windows-DotNETRuntime:0x1:5,$PRIV,$RUNDOWN"
+    [gcinfo]="Microsoft-Windows-DotNETRuntime:0x1:4,Microsoft-Windows-DotNETRuntimePrivate:0x1:4,$RUNDOWN"
+    [nosample]="Microsoft-Windows-DotNETRuntime:0x5C0803:5,$PRIV,$RUNDOWN"
+    [sampled]="Microsoft-Windows-DotNETRuntime:0x280001:5,$RUNDOWN"
     [heapdump]="Microsoft-Windows-DotNETRuntime:0x1980001:5"
 )
 
 # ---- the matrix: name|configuration|method|seconds|scenarios[|extra environment] ----
-# method: file:<providers> (runtime file output), smallbuf (file output, 1 MB buffer, heavy load),
+# method: file:<providers> (runtime file output), smallbuf:<providers> (file output, 1 MB buffer, heavy load),
 # profile:<name> (dotnet-trace collect --profile), heapdump (dotnet-trace -p on a live workload),
 # collect-linux (dotnet-trace collect-linux).
 MATRIX=()
@@ -90,18 +94,28 @@ MATRIX+=(
     "svr-gc-verbose|svr|profile:gc-verbose|0.5|all"
     "wks-conc-heapdump|wks-conc|heapdump|2|live"
     "svr-heapdump|svr|heapdump|2|live"
-    "wks-conc-smallbuf|wks-conc|smallbuf|1|heavy"
+    "wks-conc-smallbuf|wks-conc|smallbuf:full|1|heavy"
     "wks-conc-collect-linux|wks-conc|collect-linux|3|live"
 )
 # The golden set (tests/data/traces): small, and together every GC event version seen.
 GOLDEN_SET=(
-    "svr-bgc|svr|file:gc|0.3|bgc induced pinning lohcompact loh"
-    "wks-full|wks-conc|file:full|0.05|all"
-    "wks-nonconc-gc|wks-nonconc|file:gc|0.2|promote induced nogc sustained fullgcnotify"
-    "svr-datas-gc-verbose|svr-datas|profile:gc-verbose|0.2|gen0 promote bgc induced threads"
-    "seg-gc|wks-seg|file:gc|0.2|promote bgc induced lohcompact pinning"
+    "svr-bgc|svr|file:gconly|0.15|bgc induced lohcompact"
+    "wks-full|wks-conc|file:nosample|0.01|gen0 loh pinning finalizers handles pressure nogc"
+    "wks-sampled|wks-conc|file:sampled|0.01|gen0"
+    "wks-nonconc-gc|wks-nonconc|file:gconly|0.1|promote induced nogc sustained fullgcnotify"
+    "svr-datas-gc-verbose|svr-datas|profile:gc-verbose|0.1|gen0 bgc induced threads"
+    "seg-gc|wks-seg|file:gconly|0.2|bgc induced lohwait"
+    "wks-nonconc-notify|wks-nonconc|file:gcinfo|0.3|fullgcnotify"
+    "svr-gc-collect|svr|profile:gc-collect|0.1|gen0 bgc induced"
     "heapdump|wks-conc|heapdump|1|live"
-    "smallbuf|wks-conc|smallbuf|0.3|heavy"
+    "smallbuf|wks-conc|smallbuf:gconly|0.1|--depth 400 heavy"
+)
+
+# Events a capture must hold, as `gcev count` prints them; a capture without them is retried
+# (up to 6 runs): the LOH waits during a BGC depend on timing.
+declare -A REQUIRE=(
+    [seg-gc]="Microsoft-Windows-DotNETRuntimePrivate id 23 v0"
+    [wks-nonconc-notify]="Microsoft-Windows-DotNETRuntimePrivate id 25 v1"
 )
 
 if [ "$LIST" = 1 ]; then
@@ -151,7 +165,7 @@ write_side() {
         done < "$wout"
     fi
     local dtv=null
-    if [ -x "$DT" ] && [[ "$method" != file:* && "$method" != smallbuf ]]; then
+    if [ -x "$DT" ] && [[ "$method" != file:* && "$method" != smallbuf:* ]]; then
         dtv=$(json_str "$("$DT" --version | head -1)")
     fi
     {
@@ -187,9 +201,9 @@ capture() {
             env "${envv[@]}" DOTNET_EnableEventPipe=1 DOTNET_EventPipeOutputPath="$trace" \
                 DOTNET_EventPipeConfig="$prov" $wl > "$wout" || result="workload failed: exit $?"
             ;;
-        smallbuf)
+        smallbuf:*)
             # Raise the load until the 1 MB circular buffer overflows (events lost).
-            local prov=${PROVIDERS[full]} scale lost=0
+            local prov=${PROVIDERS[${method#smallbuf:}]} scale lost=0
             for scale in 1 2 4 8 16; do
                 cmd="$ENVSTR DOTNET_EnableEventPipe=1 DOTNET_EventPipeCircularMB=1 DOTNET_EventPipeOutputPath=$name.nettrace DOTNET_EventPipeConfig='$prov' gcev-workload --seconds $secs --scale $scale $scen"
                 env "${envv[@]}" DOTNET_EnableEventPipe=1 DOTNET_EventPipeCircularMB=1 DOTNET_EventPipeOutputPath="$trace" \
@@ -267,13 +281,47 @@ run_list() {
             for n in "${NAMES[@]}"; do [ "$n" = "$name" ] && want=1; done
             [ "$want" = 1 ] || continue
         fi
+        local try=1
         capture "$name" "$conf" "$method" "$secs" "$scen" "$xenv"
+        while [ -n "${REQUIRE[$name]:-}" ] && [ -x "$GCEV" ] && [ "$try" -lt 6 ] \
+              && ! "$GCEV" count "$OUT/$name.nettrace" | grep -q "${REQUIRE[$name]}"; do
+            try=$((try + 1))
+            echo "  (no '${REQUIRE[$name]}' in it: run $try)" >&2
+            capture "$name" "$conf" "$method" "$secs" "$scen" "$xenv"
+        done
     done
+}
+
+# Golden files: each trace with its side file and the oracle's JSON, within the size limits
+# (trace <= 1 MB, JSON <= 1.5 MB, traces together <= 6 MB).
+make_goldens() {
+    local dest="$ROOT/tests/data/traces" entry name total=0 ts js
+    dotnet build "$ROOT/tests/runtime/oracle" -c Release -nologo -v:q -p:GcevArtifacts="$ART" >/dev/null
+    local oracle="$ART/bin/Oracle/release/gcev-oracle"
+    mkdir -p "$dest"
+    rm -f "$dest"/*.nettrace "$dest"/*.capture.json "$dest"/*.oracle.jsonl
+    for entry in "${GOLDEN_SET[@]}"; do
+        name=${entry%%|*}
+        cp "$OUT/$name.nettrace" "$OUT/$name.capture.json" "$dest/"
+        "$oracle" --manifest "$ROOT/manifest/gc.man" -o "$dest/$name.oracle.jsonl" "$dest/$name.nettrace"
+        ts=$(stat -c %s "$dest/$name.nettrace")
+        js=$(stat -c %s "$dest/$name.oracle.jsonl")
+        total=$((total + ts))
+        echo "golden $name: trace $ts bytes, oracle JSON $js bytes" >&2
+        if [ "$ts" -gt 1048576 ] || [ "$js" -gt 1572864 ]; then
+            echo "capture-traces: $name is over the golden size limits (1 MB trace, 1.5 MB JSON)" >&2
+            exit 1
+        fi
+    done
+    if [ "$total" -gt 6291456 ]; then
+        echo "capture-traces: golden traces together $total bytes > 6 MB" >&2
+        exit 1
+    fi
 }
 
 if [ "$GOLDEN" = 1 ]; then
     run_list "${GOLDEN_SET[@]}"
-    "$ROOT/tests/runtime/make-goldens.sh" -b "$BUILD" "$OUT"
+    make_goldens
 elif [ ${#NAMES[@]} -gt 0 ]; then
     run_list "${MATRIX[@]}" "${GOLDEN_SET[@]}"
 else

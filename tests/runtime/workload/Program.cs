@@ -21,6 +21,7 @@ internal static class Program
 {
     private static double s_seconds = 2.0;
     private static int s_scale = 1;
+    private static int s_depth;
     // Keeps objects reachable so the JIT cannot drop allocations.
     private static object? s_sink;
 
@@ -31,6 +32,7 @@ internal static class Program
         ("bgc", "background GC with foreground GCs inside it (needs concurrent GC)", BackgroundWithForeground),
         ("induced", "GC.Collect in every mode: default, forced/optimized, blocking or not, compacting, aggressive", Induced),
         ("loh", "LOH and POH allocation", LohPoh),
+        ("lohwait", "LOH allocation during background GCs (BGCAllocWaitBegin/End)", LohWait),
         ("lohcompact", "LOH compaction (GCSettings.LargeObjectHeapCompactionMode = CompactOnce)", LohCompact),
         ("pinning", "pinned GCHandles and fixed buffers held across compacting GCs", Pinning),
         ("finalizers", "objects with finalizers", Finalizers),
@@ -56,6 +58,9 @@ internal static class Program
                     break;
                 case "--scale":
                     s_scale = int.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture);
+                    break;
+                case "--depth":
+                    s_depth = int.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture);
                     break;
                 case "--list":
                     foreach (var s in Scenarios)
@@ -258,6 +263,34 @@ internal static class Program
             i++;
             Thread.Sleep(2);
         }
+        GC.KeepAlive(keep);
+    }
+
+    private static void LohWait()
+    {
+        // A large gen2 graph keeps each background mark busy while this thread allocates large
+        // arrays: past the UOH budget the allocation waits for the BGC.
+        var old = new List<object[]>();
+        for (int i = 0; i < 3000 * s_scale; i++)
+        {
+            var node = new object[64];
+            for (int j = 0; j < node.Length; j++)
+                node[j] = new byte[32];
+            old.Add(node);
+        }
+        var keep = new List<byte[]>();
+        var sw = Stopwatch.StartNew();
+        do
+        {
+            GC.Collect(2, GCCollectionMode.Forced, blocking: false);
+            for (int i = 0; i < 100; i++)
+                keep.Add(new byte[200_000]);
+            if (keep.Count > 300)
+                keep.RemoveRange(0, 200);
+            Thread.Sleep(5);
+        }
+        while (Until(sw, s_seconds));
+        GC.KeepAlive(old);
         GC.KeepAlive(keep);
     }
 
@@ -548,12 +581,14 @@ internal static class Program
     private static void Heavy()
     {
         // Several threads allocating as fast as they can, with enough survivors to make gen1/gen2
-        // GCs and per-heap histories: meant to overrun a 1 MB EventPipe buffer.
+        // GCs and per-heap histories: meant to overrun a 1 MB EventPipe buffer. --depth N runs
+        // the loop N calls deep, so that every event's stack is large (N x 8 bytes) and the
+        // buffer overflows at a moderate event rate.
         int n = Math.Max(2, Environment.ProcessorCount) * s_scale;
         var threads = new Thread[n];
         for (int t = 0; t < n; t++)
         {
-            threads[t] = new Thread(() =>
+            threads[t] = new Thread(() => Deep(s_depth, () =>
             {
                 var sw = Stopwatch.StartNew();
                 var keep = new object[20000];
@@ -568,11 +603,22 @@ internal static class Program
                     }
                 }
                 GC.KeepAlive(keep);
-            });
+            }), 16 << 20);
             threads[t].Start();
         }
         foreach (var t in threads)
             t.Join();
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int Deep(int depth, Action body)
+    {
+        if (depth <= 0)
+        {
+            body();
+            return 0;
+        }
+        return Deep(depth - 1, body) + 1;
     }
 
     // ---- live: allocate until told to stop ----
@@ -602,17 +648,17 @@ internal static class Program
         using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => { c.Cancel = true; Stop(); });
         var allocator = new Thread(() =>
         {
-            var keep = new object[10000];
+            var keep = new object[1000 * s_scale];
             int k = 0;
             while (!stopped.IsSet)
             {
-                for (int i = 0; i < 1000; i++)
+                for (int i = 0; i < 100 * s_scale; i++)
                 {
                     var o = new byte[32 + (i & 127)];
                     if ((i & 15) == 0)
                         keep[k++ % keep.Length] = o;
                 }
-                Thread.Sleep(1); // ~100 MB/s: steady GCs without flooding a session
+                Thread.Sleep(1); // ~10 MB/s (x scale): steady GCs without flooding a session
             }
             GC.KeepAlive(keep);
         }) { IsBackground = true };
