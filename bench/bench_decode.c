@@ -104,7 +104,11 @@ static void synthetic_fixed(mix *m)
             ev.version = kinds[k].version;
             /* distinct field values: fill the struct bytes after present/schema_version */
             uint8_t *raw = (uint8_t *)&ev.u;
-            for (size_t b = 16; b < ev.desc->tmpl->struct_size; b++) {
+            gcev_event_info info;
+            gcev_event_get_info(ev.desc, &info);
+            ev.family = info.family;
+            size_t struct_size = gcev_template_struct_size(info.fields);
+            for (size_t b = 16; b < struct_size; b++) {
                 raw[b] = (uint8_t)(b * 7 + rep + k);
             }
             uint8_t buf[512];
@@ -269,7 +273,8 @@ int main(int argc, char **argv)
                 }
             }
             const gcev_event_desc *d = gcev_event_desc_resolve(a->provider, a->event_id, a->version, NULL);
-            report(d ? d->symbol : "?", &fam, seconds / 3);
+            gcev_event_info info;
+            report(gcev_event_get_info(d, &info) == GCEV_OK ? info.symbol : "?", &fam, seconds / 3);
             free(fam.items);
             free(fam.arena);
         }

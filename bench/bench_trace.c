@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 static double now(void)
 {

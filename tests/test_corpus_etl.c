@@ -17,10 +17,11 @@
 
 #include <cmocka.h>
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include "gcev_etl_records.h"
 #include "testutil.h"
+#include "gcev_schema_desc.h"
 
 typedef struct seen_event {
     double ms;

@@ -15,9 +15,10 @@
 
 #include <cmocka.h>
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include "testutil.h"
+#include "gcev_schema_desc.h"
 
 typedef struct expect_row {
     char provider[64];
@@ -437,12 +438,12 @@ static const char *te_bit_index_name(uint64_t v, const char *const *names, size_
 /* Name TraceEvent prints for value v of field `field` of `event`; NULL if no rule. */
 static const char *te_enum_name(const char *event, const gcev_field *f, uint64_t v, char *buf, size_t n)
 {
-    if (f->desc && f->desc->map) {
-        if (!f->desc->map->is_bitmap) {
-            return gcev_map_name(f->desc->map, v);
+    if (f->map) {
+        if (!f->map->is_bitmap) {
+            return gcev_map_name(f->map, v);
         }
         char tmp[256];
-        gcev_map_format(f->desc->map, v, tmp, sizeof tmp);
+        gcev_map_format(f->map, v, tmp, sizeof tmp);
         size_t o = 0;
         for (const char *p = tmp; *p && o + 3 < n; p++) {
             if (*p == '|') {
@@ -726,7 +727,7 @@ static void te_check_event(const char *trace, te_rec *r, const gcev_trace_event 
     if (r->nelems > 1) { /* nested elements = the struct array's elements, in order */
         const gcev_field *arr = NULL;
         for (size_t i = 0; i < fs.n; i++) {
-            if (fs.f[i].desc->elem) {
+            if (fs.f[i].is_array && fs.f[i].v.array.elem) {
                 arr = &fs.f[i];
             }
         }

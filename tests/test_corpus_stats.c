@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 #include <gcev/gcev_stats.h>
 
 #define TRACE30 "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace"

@@ -20,6 +20,7 @@
 #include <gcev/gcev.h>
 
 #include "testutil.h"
+#include "gcev_schema_desc.h"
 
 /* The two events whose real payloads use C-aligned elements (GC_EVENTS.md trap 3). */
 static int aligned_quirk(const gcev_event_desc *d)
@@ -167,8 +168,9 @@ static size_t spans_of(const gcev_event *ev, field_span *spans)
     while (gcev_field_next(&it, &f)) {
         spans[n].name = f.name;
         spans[n].offset = f.payload_offset;
-        spans[n].bit = f.desc->present_bit;
-        spans[n].variable_elems = f.desc->elem && f.v.array.stride == 0;
+        /* the walk yields the template's fields in order, so field n is fields[n] */
+        spans[n].bit = ev->desc->tmpl->fields[n].present_bit;
+        spans[n].variable_elems = ev->desc->tmpl->fields[n].elem && f.v.array.stride == 0;
         n++;
     }
     for (size_t i = 0; i < n; i++) {

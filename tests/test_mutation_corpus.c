@@ -29,7 +29,7 @@
 
 #include <cmocka.h>
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 #include <gcev/gcev_writer.h>
 
 #include "testutil.h"

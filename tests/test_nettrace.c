@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include "trace_sample.h"
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include "etl_builder.h"
 

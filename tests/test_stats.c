@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 #include <gcev/gcev_stats.h>
 #include <gcev/gcev_writer.h>
 

@@ -8,9 +8,10 @@
 
 #include <cmocka.h>
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include "trace_sample.h"
+#include "gcev_schema_desc.h"
 
 static const int64_t file_order_ts[SAMPLE_EVENTS] = {100, 300, 200, 400, 600, 500};
 

@@ -20,7 +20,7 @@
 #ifndef GCEV_STATS_H
 #define GCEV_STATS_H
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #ifdef __cplusplus
 extern "C" {

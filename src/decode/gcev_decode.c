@@ -14,6 +14,7 @@
 #include "gcev_error.h"
 #include "gcev_quirks.h"
 #include "gcev_read.h"
+#include "gcev_schema_desc.h"
 
 unsigned gcev_wire_size(gcev_type t, unsigned pointer_size)
 {
@@ -454,6 +455,7 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
         return fail(err, GCEV_E_INVALID_ARG, 0, NULL);
     }
     out->desc = NULL;
+    out->family = GCEV_FAMILY_NONE;
     out->consumed = out->trailing = 0;
     if (!in->provider) {
         return fail(err, GCEV_E_UNKNOWN_PROVIDER, 0, NULL);
@@ -470,6 +472,7 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
         return fail(err, st, 0, NULL);
     }
     out->desc = desc;
+    out->family = desc->family;
     out->version = in->version;
     out->pointer_size = in->pointer_size;
     out->newer_version = in->version > desc->version;
@@ -528,4 +531,9 @@ gcev_status gcev_array_elem(const gcev_array *a, uint32_t i, void *elem_out, gce
         }
     }
     return gcev_decode_fields(a->elem, a->pointer_size, flags, a->data, a->size, &pos, elem_out, err);
+}
+
+size_t gcev_array_elem_size(const gcev_array *a)
+{
+    return a && a->elem ? a->elem->struct_size : 0;
 }

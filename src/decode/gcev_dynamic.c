@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gcev_read.h"
+#include "gcev_schema_desc.h"
 
 /* UTF-16LE text equal to an ASCII string? */
 static int utf16_equals_ascii(gcev_utf16 s, const char *a)

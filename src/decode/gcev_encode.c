@@ -12,6 +12,7 @@
 #include "gcev_quirks.h"
 #include "gcev_decode.h"
 #include "gcev_read.h"
+#include "gcev_schema_desc.h"
 
 typedef struct enc {
     uint8_t *buf;

@@ -7,7 +7,7 @@
  * left; a payload that ends early closes the JSON with "_truncated": true.
  * TraceLogging (TDH in-type) field lists of ETL traces go to gcev_tdh_json.c.
  */
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include <math.h>
 #include <stdio.h>

@@ -15,19 +15,24 @@
 #include "gcev_out.h"
 #include "gcev_decode.h"
 #include "gcev_read.h"
+#include "gcev_schema_desc.h"
 
 /* ---- field iteration ---- */
+
+/* The iterator's private members, named for what they hold. */
+#define IT_TMPL(it) ((const gcev_template *)(it)->priv_tmpl_)
+#define IT_BASE(it) ((const uint8_t *)(it)->priv_base_)
 
 static void iter_start(gcev_field_iter *it, const gcev_template *t, const void *base, uint8_t ps,
                        uint8_t aligned)
 {
     memset(it, 0, sizeof *it);
-    it->tmpl = t;
-    it->base = base;
-    it->pointer_size = ps;
-    it->aligned = aligned;
+    it->priv_tmpl_ = t;
+    it->priv_base_ = base;
+    it->priv_pointer_size_ = ps;
+    it->priv_aligned_ = aligned;
     if (base) {
-        memcpy(&it->present, base, sizeof it->present);
+        memcpy(&it->priv_present_, base, sizeof it->priv_present_);
     }
 }
 
@@ -56,25 +61,28 @@ gcev_status gcev_field_iter_elem(gcev_field_iter *it, const gcev_array *a, uint3
 
 int gcev_field_next(gcev_field_iter *it, gcev_field *f)
 {
-    if (!it || !f || !it->tmpl || it->next >= it->tmpl->nfields) {
+    const gcev_template *t = it ? IT_TMPL(it) : NULL;
+    if (!f || !t || it->priv_next_ >= t->nfields) {
         return 0;
     }
-    const gcev_field_desc *d = &it->tmpl->fields[it->next];
-    if (!(it->present & (UINT64_C(1) << d->present_bit))) {
+    const gcev_field_desc *d = &t->fields[it->priv_next_];
+    if (!(it->priv_present_ & (UINT64_C(1) << d->present_bit))) {
         return 0; /* decoding stopped before this field */
     }
-    it->next++;
+    it->priv_next_++;
     memset(f, 0, sizeof *f);
-    f->desc = d;
     f->name = d->name;
     f->type = (gcev_type)d->type;
-    const uint8_t *p = it->base + d->offset;
-    unsigned w = gcev_wire_size(f->type, it->pointer_size);
-    if (it->aligned && d->store != GCEV_S_ARRAY && w) {
-        unsigned a = gcev_wire_align(f->type, it->pointer_size);
-        it->pos = (it->pos + a - 1) / a * a;
+    f->is_array = d->store == GCEV_S_ARRAY;
+    f->hex = d->out_type == GCEV_OUT_HEX;
+    f->map = d->map;
+    const uint8_t *p = IT_BASE(it) + d->offset;
+    unsigned w = gcev_wire_size(f->type, it->priv_pointer_size_);
+    if (it->priv_aligned_ && d->store != GCEV_S_ARRAY && w) {
+        unsigned a = gcev_wire_align(f->type, it->priv_pointer_size_);
+        it->priv_pos_ = (it->priv_pos_ + a - 1) / a * a;
     }
-    f->payload_offset = it->pos;
+    f->payload_offset = it->priv_pos_;
     switch (d->store) {
     case GCEV_S_U8:
         f->v.u = *p;
@@ -140,16 +148,16 @@ int gcev_field_next(gcev_field_iter *it, gcev_field *f)
         break;
     }
     /* advance the payload position the way the decoder did */
-    if (d->store == GCEV_S_ARRAY) {
-        it->pos += f->v.array.size;
+    if (f->is_array) {
+        it->priv_pos_ += f->v.array.size;
     } else if (f->type == GCEV_T_UNICODE_STRING) {
-        it->pos += f->v.str.nbytes + (d->length_field >= 0 ? 0 : 2);
+        it->priv_pos_ += f->v.str.nbytes + (d->length_field >= 0 ? 0 : 2);
     } else if (f->type == GCEV_T_ANSI_STRING) {
-        it->pos += f->v.bytes.size + (d->length_field >= 0 ? 0 : 1);
+        it->priv_pos_ += f->v.bytes.size + (d->length_field >= 0 ? 0 : 1);
     } else if (f->type == GCEV_T_BINARY) {
-        it->pos += f->v.bytes.size;
+        it->priv_pos_ += f->v.bytes.size;
     } else {
-        it->pos += w;
+        it->priv_pos_ += w;
     }
     if (d->map && !d->map->is_bitmap) {
         f->value_name = gcev_map_name(d->map, f->v.u);
@@ -247,26 +255,25 @@ static void put_array(gcev_out *o, const gcev_array *a, int style)
 
 static void put_value(gcev_out *o, const gcev_field *f, int style)
 {
-    const gcev_field_desc *d = f->desc;
     switch (f->type) {
     case GCEV_T_INT8:
     case GCEV_T_INT16:
     case GCEV_T_INT32:
     case GCEV_T_INT64:
-        if (d->store == GCEV_S_ARRAY) {
+        if (f->is_array) {
             break;
         }
         gcev_out_fmt(o, "%lld", (long long)f->v.i);
         return;
     case GCEV_T_FLOAT:
     case GCEV_T_DOUBLE:
-        if (d->store == GCEV_S_ARRAY) {
+        if (f->is_array) {
             break;
         }
         put_double(o, f->v.d, style);
         return;
     case GCEV_T_BOOLEAN:
-        if (d->store == GCEV_S_ARRAY) {
+        if (f->is_array) {
             break;
         }
         gcev_out_str(o, f->v.u ? "true" : "false");
@@ -296,19 +303,19 @@ static void put_value(gcev_out *o, const gcev_field *f, int style)
     default:
         break;
     }
-    if (d->store == GCEV_S_ARRAY) {
+    if (f->is_array) {
         put_array(o, &f->v.array, style);
         return;
     }
     /* unsigned integers, pointers, FILETIME */
-    if (style == STYLE_TEXT && (d->out_type == GCEV_OUT_HEX || f->type == GCEV_T_POINTER)) {
+    if (style == STYLE_TEXT && (f->hex || f->type == GCEV_T_POINTER)) {
         gcev_out_fmt(o, "0x%llx", (unsigned long long)f->v.u);
     } else {
         gcev_out_fmt(o, "%llu", (unsigned long long)f->v.u);
     }
-    if (style == STYLE_TEXT && d->map) {
+    if (style == STYLE_TEXT && f->map) {
         char names[256];
-        gcev_map_format(d->map, f->v.u, names, sizeof names);
+        gcev_map_format(f->map, f->v.u, names, sizeof names);
         gcev_out_fmt(o, "(%s)", names);
     }
 }
@@ -339,7 +346,7 @@ size_t gcev_format_text(const gcev_event *ev, char *buf, size_t n)
         gcev_out_str(&o, ev->desc->symbol);
         gcev_field_iter it;
         gcev_field_iter_init(&it, ev);
-        if (it.tmpl && it.tmpl->nfields) {
+        if (IT_TMPL(&it) && IT_TMPL(&it)->nfields) {
             gcev_out_str(&o, " ");
             put_fields(&o, &it, STYLE_TEXT);
         }
@@ -373,12 +380,12 @@ size_t gcev_format_names_json(const gcev_event *ev, char *buf, size_t n)
         gcev_field f;
         int first = 1;
         while (gcev_field_next(&it, &f)) {
-            if (!f.desc->map) {
+            if (!f.map) {
                 continue;
             }
             char name[256];
-            if (f.desc->map->is_bitmap) {
-                gcev_map_format(f.desc->map, f.v.u, name, sizeof name);
+            if (f.map->is_bitmap) {
+                gcev_map_format(f.map, f.v.u, name, sizeof name);
             } else if (f.value_name) {
                 snprintf(name, sizeof name, "%s", f.value_name);
             } else {

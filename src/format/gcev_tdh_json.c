@@ -10,7 +10,7 @@
  * "_truncated":true. The output stays valid JSON: open arrays and structs are
  * closed before the marker.
  */
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include <math.h>
 #include <string.h>

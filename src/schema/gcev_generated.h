@@ -3,7 +3,7 @@
 #ifndef GCEV_GENERATED_H
 #define GCEV_GENERATED_H
 
-#include <gcev/gcev.h>
+#include "gcev_schema_desc.h"
 
 extern const gcev_provider *const gcev_gen_providers[];
 extern const size_t gcev_gen_nproviders;

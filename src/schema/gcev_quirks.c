@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gcev_quirks.h"
+#include "gcev_schema_desc.h"
 
 typedef struct gcev_quirk {
     const char *provider;

@@ -6,6 +6,7 @@
 
 #include "gcev_generated.h"
 #include "gcev_out.h"
+#include "gcev_schema_desc.h"
 
 const gcev_provider *const *gcev_providers(size_t *count)
 {

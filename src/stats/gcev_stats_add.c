@@ -33,8 +33,8 @@ gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double m
     note_time(s, ms);
     s->sum.events++;
     s->sum.gc_events++;
-    if (ev->desc->family < GCEV_FAMILY_COUNT_) {
-        s->family_counts[ev->desc->family]++;
+    if (ev->family < GCEV_FAMILY_COUNT_) {
+        s->family_counts[ev->family]++;
     }
     gcev_status st = gcev_stats_model_event(s, ev, ms, thread_id);
     if (st == GCEV_OK && !gcev_stats_heap_event(s, ev, ms, thread_id)) {

@@ -189,7 +189,7 @@ static void on_loh_compact(gcev_stats *s, const gcev_gcloh_compact *e, uint64_t 
 
 int gcev_stats_heap_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid)
 {
-    switch (ev->desc->family) {
+    switch (ev->family) {
     case GCEV_FAMILY_GC_HEAP_STATS:
         on_heap_stats(s, &ev->u.gc_heap_stats, tid);
         return 1;

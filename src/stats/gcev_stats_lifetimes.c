@@ -65,7 +65,7 @@ static gcev_status set_handle(gcev_stats *s, uint64_t id, uint64_t obj, uint32_t
 gcev_status gcev_stats_lifetime_event(gcev_stats *s, const gcev_event *ev, double ms)
 {
     const gcev_union *u = &ev->u;
-    switch (ev->desc->family) {
+    switch (ev->family) {
     case GCEV_FAMILY_GC_CREATE_SEGMENT: {
         gcev_stats_segment seg = {u->gc_create_segment.address, u->gc_create_segment.size,
                                   u->gc_create_segment.type, ms};

@@ -229,7 +229,7 @@ static void on_allocation_tick(gcev_stats *s, const gcev_gc_allocation_tick *e)
 
 gcev_status gcev_stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid)
 {
-    switch (ev->desc->family) {
+    switch (ev->family) {
     case GCEV_FAMILY_GC_START:
         return on_gc_start(s, &ev->u.gc_start, ms, tid);
     case GCEV_FAMILY_GC_END:

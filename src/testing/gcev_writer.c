@@ -426,11 +426,12 @@ static gcev_status define_v12(gcev_writer *w, const gcev_writer_meta *m, uint32_
         const gcev_provider *p = NULL;
         if (!gcev_guid_parse(m->provider_name, &g)) {
             p = gcev_provider_find(m->provider_name);
-            if (!p || !p->has_guid) {
+            gcev_provider_info info;
+            if (gcev_provider_get_info(p, &info) != GCEV_OK || !info.has_guid) {
                 w->nmeta--;
                 return GCEV_E_UNSUPPORTED;
             }
-            g = p->guid;
+            g = info.guid;
         }
         uint8_t raw[16];
         gcev_guid_store(raw, &g);

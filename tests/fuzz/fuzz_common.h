@@ -7,10 +7,12 @@
 #ifndef GCEV_FUZZ_COMMON_H
 #define GCEV_FUZZ_COMMON_H
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "gcev_schema_desc.h"
 
 /*
  * Decode-input framing used by fuzz_decode, fuzz_format and the seed builder:
@@ -81,10 +83,10 @@ static inline void fuzz_walk(gcev_field_iter *it, int depth)
         if (f.type == GCEV_T_UNICODE_STRING) {
             gcev_utf16_to_utf8(f.v.str, tmp, sizeof tmp);
         }
-        if (f.desc && f.desc->map) {
-            gcev_map_format(f.desc->map, f.v.u, tmp, sizeof tmp);
+        if (f.map) {
+            gcev_map_format(f.map, f.v.u, tmp, sizeof tmp);
         }
-        if (f.desc && f.desc->store == GCEV_S_ARRAY && depth < 2) {
+        if (f.is_array && depth < 2) {
             const gcev_array *a = &f.v.array;
             uint32_t n = a->count < 64 ? a->count : 64;
             for (uint32_t i = 0; i < n; i++) {

@@ -52,12 +52,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gcev_field fld;
     gcev_field_iter_init(&it, &ev);
     while (gcev_field_next(&it, &fld)) {
-        if (fld.desc && fld.desc->map) {
+        if (fld.map) {
             char buf[8];
-            size_t need = gcev_map_format(fld.desc->map, fld.v.u, NULL, 0);
-            FUZZ_CHECK(gcev_map_format(fld.desc->map, fld.v.u, buf, sizeof buf) == need);
+            size_t need = gcev_map_format(fld.map, fld.v.u, NULL, 0);
+            FUZZ_CHECK(gcev_map_format(fld.map, fld.v.u, buf, sizeof buf) == need);
             FUZZ_CHECK(strlen(buf) < sizeof buf);
-            (void)gcev_map_name(fld.desc->map, fld.v.u);
+            (void)gcev_map_name(fld.map, fld.v.u);
         }
     }
     return 0;

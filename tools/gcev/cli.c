@@ -70,3 +70,15 @@ void gcev_cli_json_string(FILE *out, const char *s)
     }
     fputc('"', out);
 }
+
+const char *gcev_cli_symbol(const gcev_event_desc *d)
+{
+    gcev_event_info info;
+    return gcev_event_get_info(d, &info) == GCEV_OK && info.symbol ? info.symbol : "";
+}
+
+const char *gcev_cli_provider_name(const gcev_provider *p)
+{
+    gcev_provider_info info;
+    return gcev_provider_get_info(p, &info) == GCEV_OK ? info.name : "";
+}

@@ -31,4 +31,9 @@ char *gcev_cli_format(size_t (*fn)(const gcev_event *, char *, size_t), const gc
 /* Writes s as a JSON string literal (UTF-8 passed through, controls escaped). */
 void gcev_cli_json_string(FILE *out, const char *s);
 
+/* The manifest symbol of an event description ("GCStart_V2"); "" for NULL. */
+const char *gcev_cli_symbol(const gcev_event_desc *d);
+/* The name of a provider; "" for NULL. */
+const char *gcev_cli_provider_name(const gcev_provider *p);
+
 #endif

@@ -36,8 +36,9 @@ const char *gcev_cli_provider_label(const gcev_trace_event *ev, char guid_buf[37
     if (ev->provider_name && ev->provider_name[0]) {
         return ev->provider_name;
     }
-    if (ev->provider) {
-        return ev->provider->name;
+    gcev_provider_info pi;
+    if (gcev_provider_get_info(ev->provider, &pi) == GCEV_OK) {
+        return pi.name;
     }
     if (ev->has_provider_guid) {
         gcev_guid_format(&ev->provider_guid, guid_buf);
@@ -57,9 +58,9 @@ const gcev_event_desc *gcev_cli_event_desc(const gcev_trace_event *ev)
 
 const char *gcev_cli_event_name(const gcev_trace_event *ev)
 {
-    const gcev_event_desc *d = gcev_cli_event_desc(ev);
-    if (d && d->symbol) {
-        return d->symbol;
+    gcev_event_info info;
+    if (gcev_event_get_info(gcev_cli_event_desc(ev), &info) == GCEV_OK && info.symbol) {
+        return info.symbol;
     }
     return ev->event_name ? ev->event_name : "";
 }

@@ -3,7 +3,7 @@
 #ifndef GCEV_CLI_TRACE_H
 #define GCEV_CLI_TRACE_H
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 /* Opens FILE, or standard input for "-"; prints the error and returns nonzero on failure. */
 int gcev_cli_open_trace(const char *cmd, const char *path, const gcev_trace_options *opts, gcev_trace **out);

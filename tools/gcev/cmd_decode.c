@@ -79,8 +79,10 @@ static void print_event_json(FILE *out, const gcev_event *ev, const char *provid
     char *names = gcev_cli_format(gcev_format_names_json, ev);
     fprintf(out, "{\"provider\":");
     gcev_cli_json_string(out, provider_name);
-    fprintf(out, ",\"id\":%u,\"version\":%u,\"name\":", ev->desc->id, ev->version);
-    gcev_cli_json_string(out, ev->desc->symbol);
+    gcev_event_info info;
+    gcev_event_get_info(ev->desc, &info);
+    fprintf(out, ",\"id\":%u,\"version\":%u,\"name\":", info.id, ev->version);
+    gcev_cli_json_string(out, info.symbol);
     fprintf(out, ",\"fields\":%s", fields ? fields : "{}");
     if (names && strcmp(names, "{}") != 0) {
         fprintf(out, ",\"names\":%s", names);
@@ -155,27 +157,30 @@ int gcev_cmd_decode(int argc, char **argv)
     if (st != GCEV_OK) {
         if (err.field) {
             gcev_cli_fail("decode", "%s: %s, field '%s' at byte %llu of %zu",
-                          ev.desc ? ev.desc->symbol : p->name, err.message, err.field,
-                          (unsigned long long)err.offset, n);
+                          ev.desc ? gcev_cli_symbol(ev.desc) : gcev_cli_provider_name(p), err.message,
+                          err.field, (unsigned long long)err.offset, n);
         } else {
-            gcev_cli_fail("decode", "%s id %lu version %lu: %s", p->name, id, version, err.message);
+            gcev_cli_fail("decode", "%s id %lu version %lu: %s", gcev_cli_provider_name(p), id, version,
+                          err.message);
         }
         free(bytes);
         return GCEV_EXIT_USAGE;
     }
-    print_event_json(stdout, &ev, p->name);
-    if (ev.desc->family == GCEV_FAMILY_GC_DYNAMIC_EVENT) {
+    print_event_json(stdout, &ev, gcev_cli_provider_name(p));
+    if (ev.family == GCEV_FAMILY_GC_DYNAMIC_EVENT) {
         gcev_event inner;
         if (gcev_decode_dynamic(&ev, &inner, NULL) == GCEV_OK) {
             fprintf(stdout, ",\"dynamic\":");
-            print_event_json(stdout, &inner, inner.desc->provider->name);
+            print_event_json(
+                stdout, &inner,
+                gcev_cli_provider_name(gcev_provider_find("Microsoft-Windows-DotNETRuntime-GCDynamicEvent")));
             fputc('}', stdout);
         }
     }
     fputs("}\n", stdout);
     if (ev.trailing) {
         fprintf(stderr, "gcev decode: note: %u trailing byte(s) after the %s template%s\n", ev.trailing,
-                ev.desc->symbol, ev.newer_version ? " (payload version is newer)" : "");
+                gcev_cli_symbol(ev.desc), ev.newer_version ? " (payload version is newer)" : "");
     }
     free(bytes);
     return GCEV_EXIT_OK;

@@ -20,7 +20,7 @@ static int ieq(const char *a, const char *b)
     return *a == *b;
 }
 
-static int matches(const gcev_event_desc *e, const char *name)
+static int matches(const gcev_event_info *e, const char *name)
 {
     if (!name) {
         return 1;
@@ -29,39 +29,52 @@ static int matches(const gcev_event_desc *e, const char *name)
     return ieq(e->symbol, name) || (fam && ieq(fam->name, name));
 }
 
-static void ref_name(FILE *out, const gcev_template *t, int16_t idx, uint16_t fixed)
+static const char *field_name(const gcev_template *t, int32_t idx)
+{
+    gcev_field_info f;
+    return idx >= 0 && gcev_template_field(t, (size_t)idx, &f) == GCEV_OK ? f.name : "";
+}
+
+static void ref_name(FILE *out, const gcev_template *t, int32_t idx, uint32_t fixed)
 {
     if (idx >= 0) {
-        gcev_cli_json_string(out, t->fields[idx].name);
+        gcev_cli_json_string(out, field_name(t, idx));
     } else {
         fprintf(out, "%u", fixed);
     }
 }
 
+static const char *map_name(const gcev_map *m)
+{
+    gcev_map_info mi;
+    return gcev_map_get_info(m, &mi) == GCEV_OK ? mi.name : "";
+}
+
 static void fields_json(FILE *out, const gcev_template *t)
 {
     fputc('[', out);
-    for (uint16_t i = 0; t && i < t->nfields; i++) {
-        const gcev_field_desc *f = &t->fields[i];
+    for (size_t i = 0; i < gcev_template_field_count(t); i++) {
+        gcev_field_info f;
+        gcev_template_field(t, i, &f);
         fprintf(out, "%s{\"name\":", i ? "," : "");
-        gcev_cli_json_string(out, f->name);
+        gcev_cli_json_string(out, f.name);
         fprintf(out, ",\"type\":");
-        gcev_cli_json_string(out, gcev_type_name((gcev_type)f->type));
-        if (f->map) {
+        gcev_cli_json_string(out, gcev_type_name(f.type));
+        if (f.map) {
             fprintf(out, ",\"map\":");
-            gcev_cli_json_string(out, f->map->name);
+            gcev_cli_json_string(out, map_name(f.map));
         }
-        if (f->store == GCEV_S_ARRAY) {
+        if (f.is_array) {
             fprintf(out, ",\"count\":");
-            ref_name(out, t, f->count_field, f->fixed_count);
+            ref_name(out, t, f.count_field, f.fixed_count);
         }
-        if (f->type == GCEV_T_BINARY || f->length_field >= 0) {
+        if (f.type == GCEV_T_BINARY || f.length_field >= 0) {
             fprintf(out, ",\"length\":");
-            ref_name(out, t, f->length_field, f->fixed_count);
+            ref_name(out, t, f.length_field, f.fixed_count);
         }
-        if (f->elem) {
+        if (f.elem) {
             fprintf(out, ",\"fields\":");
-            fields_json(out, f->elem);
+            fields_json(out, f.elem);
         }
         fputc('}', out);
     }
@@ -70,22 +83,23 @@ static void fields_json(FILE *out, const gcev_template *t)
 
 static void fields_text(FILE *out, const gcev_template *t)
 {
-    for (uint16_t i = 0; t && i < t->nfields; i++) {
-        const gcev_field_desc *f = &t->fields[i];
-        fprintf(out, " %s:%s", f->name, gcev_type_name((gcev_type)f->type));
-        if (f->map) {
-            fprintf(out, "(%s)", f->map->name);
+    for (size_t i = 0; i < gcev_template_field_count(t); i++) {
+        gcev_field_info f;
+        gcev_template_field(t, i, &f);
+        fprintf(out, " %s:%s", f.name, gcev_type_name(f.type));
+        if (f.map) {
+            fprintf(out, "(%s)", map_name(f.map));
         }
-        if (f->store == GCEV_S_ARRAY) {
-            if (f->count_field >= 0) {
-                fprintf(out, "[%s]", t->fields[f->count_field].name);
+        if (f.is_array) {
+            if (f.count_field >= 0) {
+                fprintf(out, "[%s]", field_name(t, f.count_field));
             } else {
-                fprintf(out, "[%u]", f->fixed_count);
+                fprintf(out, "[%u]", f.fixed_count);
             }
         }
-        if (f->elem) {
+        if (f.elem) {
             fprintf(out, " {");
-            fields_text(out, f->elem);
+            fields_text(out, f.elem);
             fprintf(out, " }");
         }
     }
@@ -121,22 +135,25 @@ int gcev_cmd_schema(int argc, char **argv)
         fputc('[', stdout);
     }
     for (size_t p = 0; p < np; p++) {
-        for (uint16_t e = 0; e < ps[p]->nevents; e++) {
-            const gcev_event_desc *d = &ps[p]->events[e];
-            if (!matches(d, name)) {
+        gcev_provider_info pi;
+        gcev_provider_get_info(ps[p], &pi);
+        for (size_t e = 0; e < pi.event_count; e++) {
+            gcev_event_info d;
+            gcev_event_get_info(gcev_provider_event_at(ps[p], e), &d);
+            if (!matches(&d, name)) {
                 continue;
             }
             if (json) {
                 fprintf(stdout, "%s{\"provider\":", shown ? "," : "");
-                gcev_cli_json_string(stdout, ps[p]->name);
-                fprintf(stdout, ",\"id\":%u,\"version\":%u,\"name\":", d->id, d->version);
-                gcev_cli_json_string(stdout, d->symbol);
+                gcev_cli_json_string(stdout, pi.name);
+                fprintf(stdout, ",\"id\":%u,\"version\":%u,\"name\":", d.id, d.version);
+                gcev_cli_json_string(stdout, d.symbol);
                 fprintf(stdout, ",\"fields\":");
-                fields_json(stdout, d->tmpl);
+                fields_json(stdout, d.fields);
                 fputc('}', stdout);
             } else {
-                printf("%s %u v%u %s:", ps[p]->name, d->id, d->version, d->symbol);
-                fields_text(stdout, d->tmpl);
+                printf("%s %u v%u %s:", pi.name, d.id, d.version, d.symbol);
+                fields_text(stdout, d.fields);
                 fputc('\n', stdout);
             }
             shown++;

@@ -21,7 +21,7 @@
 #ifndef GCEV_ORDER_H
 #define GCEV_ORDER_H
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 typedef struct gcev_order gcev_order;
 

@@ -9,7 +9,7 @@
 #ifndef GCEV_SOURCE_H
 #define GCEV_SOURCE_H
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 typedef struct gcev_source {
     const uint8_t *base; /* whole input when mapped / in memory, else NULL */

@@ -19,6 +19,7 @@
 #include "gcev_etl_tracelogging.h"
 #include "gcev_read.h"
 #include "gcev_etl.h"
+#include "gcev_schema_desc.h"
 #include "gcev_trace_core.h"
 
 enum { ETL_DEFAULT_MAX_BUFFER = 256u << 20 };

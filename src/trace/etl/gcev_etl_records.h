@@ -12,7 +12,7 @@
 #ifndef GCEV_ETL_RECORDS_H
 #define GCEV_ETL_RECORDS_H
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 enum {
     GCEV_ETL_BUFFER_HEADER_SIZE = 0x48,

@@ -16,7 +16,7 @@
 #ifndef GCEV_ETL_TRACELOGGING_H
 #define GCEV_ETL_TRACELOGGING_H
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 /* TraceLogging in-type byte: low 5 bits the type, then count and chain flags. */
 enum {

@@ -14,7 +14,7 @@
  * FastSerialization blocks are "size, padding to a 4-byte file offset, body,
  * EndObject tag". Unknown object types and V6 block kinds are skipped.
  */
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 #include "gcev_nettrace.h"
 #include "gcev_nettrace_event.h"
 #include "gcev_nettrace_meta.h"

@@ -11,6 +11,7 @@
  * empty metadata, their layouts come from the compiled schemas.
  */
 #include "gcev_nettrace_meta.h"
+#include "gcev_schema_desc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #ifndef GCEV_WRITER_H
 #define GCEV_WRITER_H
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine's schema descriptors: what gcev-gen emits for every template and
+ * event, and what the decoder, encoder and field walk interpret. Private to the
+ * library (its layout may change between releases); users see these through the
+ * opaque handles and info structs of the schema-introspection API in gcev.h.
+ */
+#ifndef GCEV_SCHEMA_DESC_H
+#define GCEV_SCHEMA_DESC_H
+
+#include <gcev/gcev.h>
+
+/* How a field is held in its C struct (the struct member's type). */
+typedef enum gcev_store {
+    GCEV_S_U8,
+    GCEV_S_U16,
+    GCEV_S_U32,
+    GCEV_S_U64,
+    GCEV_S_I8,
+    GCEV_S_I16,
+    GCEV_S_I32,
+    GCEV_S_I64,
+    GCEV_S_F32,
+    GCEV_S_F64,
+    GCEV_S_GUID,
+    GCEV_S_UTF16,
+    GCEV_S_BYTES,
+    GCEV_S_ARRAY
+} gcev_store;
+
+typedef struct gcev_map_entry {
+    uint32_t value;
+    const char *name;
+} gcev_map_entry;
+
+/* A valueMap or bitMap; entries sorted by value. */
+struct gcev_map {
+    const char *name;
+    uint8_t is_bitmap;
+    uint16_t count;
+    const gcev_map_entry *entries;
+};
+
+/* outType hints kept from the manifest (formatting only). */
+enum { GCEV_OUT_DEFAULT = 0, GCEV_OUT_HEX = 1 };
+
+typedef struct gcev_field_desc {
+    const char *name;                 /* manifest data/struct name */
+    uint8_t type;                     /* gcev_type */
+    uint8_t store;                    /* gcev_store of the C member */
+    uint8_t out_type;                 /* GCEV_OUT_* */
+    uint8_t present_bit;              /* bit in the struct's `present` mask */
+    uint16_t offset;                  /* offsetof the C member */
+    int16_t count_field;              /* index of the sibling holding the count, or -1 */
+    uint16_t fixed_count;             /* count="N" literal; 0 when none */
+    int16_t length_field;             /* index of the sibling holding a byte length, or -1 */
+    const struct gcev_map *map;       /* value/bit map, or NULL */
+    const struct gcev_template *elem; /* element template of a struct array */
+    /* Wire bytes of a fixed-size scalar for pointer size 4 / 8 (0: variable);
+     * GCEV_WIRE_WIDEN_SIGNED is or'ed in when a narrower signed value must be
+     * sign-extended into a wider member. */
+    uint8_t wire[2];
+} gcev_field_desc;
+
+enum { GCEV_WIRE_WIDEN_SIGNED = 0x80 };
+
+/* Template flags. */
+enum {
+    GCEV_TF_FIXED = 1u << 0,         /* only fixed-size scalar fields (no SYSTEMTIME) */
+    GCEV_TF_STRUCT_ARRAYS = 1u << 1, /* has <struct> arrays (quirks may apply) */
+    GCEV_TF_COVERS_STRUCT = 1u << 2, /* writes every member of its C struct in full
+                                        (with 8-byte pointers) */
+    GCEV_TF_POINTERS = 1u << 3       /* has win:Pointer fields */
+};
+
+struct gcev_template {
+    const char *name;
+    const gcev_field_desc *fields;
+    uint16_t nfields;
+    uint16_t struct_size; /* sizeof the C struct the fields land in */
+    uint16_t min_size[2]; /* smallest payload for pointer size 4 / 8 */
+    uint8_t flags;        /* GCEV_TF_* */
+    uint64_t all_present; /* the present bits of all its fields */
+};
+
+struct gcev_event_desc {
+    const struct gcev_provider *provider;
+    uint16_t id;
+    uint8_t version;
+    uint8_t level;
+    uint16_t family; /* gcev_family of the typed struct */
+    uint8_t opcode;
+    uint16_t task;
+    uint64_t keywords;
+    const char *symbol; /* manifest symbol, e.g. "GCStart_V2" */
+    const char *task_name;
+    const char *opcode_name;
+    const char *keyword_names;        /* space separated, as in the manifest */
+    const struct gcev_template *tmpl; /* NULL: the event has no payload */
+};
+
+struct gcev_provider {
+    const char *name;
+    const char *prefix; /* C name prefix used for its types ("" for the runtime) */
+    gcev_guid guid;
+    uint8_t has_guid;
+    uint16_t nevents;
+    const struct gcev_event_desc *events; /* sorted by (id, version) */
+    uint16_t max_id;
+    const uint16_t *by_id; /* [id] = 1 + index of the id's first version in events, 0 if none */
+};
+
+#endif
