@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gcev trace readers: .nettrace / .netperf (EventPipe) and .etl (ETW) files,
- * one event interface for all of them. Included by gcev.h.
+ * one event interface for all of them. Includes gcev.h, whose conventions
+ * (errors, lifetimes, snprintf semantics) hold here too.
  *
  * A reader streams: memory stays O(threads + metadata + one block), never
  * O(file). Views in a gcev_trace_event (payload, stack, names, field lists)
@@ -125,28 +126,58 @@ typedef struct gcev_trace_options {
 typedef struct gcev_trace gcev_trace;
 
 /*
- * Opens a trace; the format is detected from content. opts may be NULL.
- * On failure *out is NULL and err (if non-NULL) says why.
+ * Opens the trace file at path (memory-mapped when possible, else read in
+ * blocks); the format is detected from its first bytes and its header is read.
+ * opts may be NULL (file order, default limits). On success *out owns the
+ * trace: close it with gcev_trace_close(). On failure *out is NULL and *err says
+ * why: GCEV_E_INVALID_ARG (path or out NULL), GCEV_E_IO (cannot open or read;
+ * offset 0 when it cannot be opened), GCEV_E_NOMEM, GCEV_E_TRUNCATED_FILE (the
+ * input ends inside its header; offset = where the record cut short starts, 0
+ * for an empty file), GCEV_E_UNSUPPORTED (not a trace gcev reads, or a format
+ * version it does not know), GCEV_E_FORMAT (a malformed header), GCEV_E_LIMIT (a
+ * header record larger than opts->max_block_size).
  */
 GCEV_API gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opts, gcev_trace **out,
                                           gcev_error *err);
-/* `data` must outlive the trace; nothing is copied. */
+/*
+ * As gcev_trace_open_file() over size bytes at data, which must stay valid and
+ * unchanged until gcev_trace_close(): nothing is copied, events' payloads point
+ * into it. data may be NULL only when size is 0.
+ */
 GCEV_API gcev_status gcev_trace_open_memory(const void *data, size_t size, const gcev_trace_options *opts,
                                             gcev_trace **out, gcev_error *err);
-/* Non-seekable input (a pipe from a live session). */
+/*
+ * As gcev_trace_open_file() over a non-seekable byte stream (a pipe, a live
+ * session's socket): read(ctx, buf, n) is called whenever more bytes are needed
+ * and must return the bytes read, 0 at the end, -1 on error (GCEV_E_IO). Memory
+ * stays at most one block (opts->max_block_size). Formats that need random
+ * access (NetPerf V1/V2) give GCEV_E_UNSUPPORTED. read and ctx are used until
+ * gcev_trace_close(); read must not be NULL.
+ */
 GCEV_API gcev_status gcev_trace_open_reader(gcev_read_fn read, void *ctx, const gcev_trace_options *opts,
                                             gcev_trace **out, gcev_error *err);
 
+/* The header facts of t (owned by t, valid until gcev_trace_close()); NULL when t is NULL. */
 GCEV_API const gcev_trace_info *gcev_trace_get_info(const gcev_trace *t);
 
 /*
- * Next event: GCEV_OK with *ev filled, GCEV_END at the clean end, or an error
- * (with err->offset = file offset of the fault) after every event before it.
- * After an error, further calls return the same error.
+ * Reads the next event into *ev, in file or timestamp order as opened.
+ * Returns GCEV_OK with *ev filled (its views valid until the next call on t);
+ * GCEV_END at the clean end (*err then has code GCEV_END and the offset where
+ * the trace ended); or an error after every event before the fault, with
+ * err->offset the file offset of the record the fault is in:
+ * GCEV_E_TRUNCATED_FILE (the input ends inside a record), GCEV_E_FORMAT,
+ * GCEV_E_UNSUPPORTED, GCEV_E_LIMIT, GCEV_E_IO or GCEV_E_NOMEM. The end and
+ * errors are sticky: further calls return the same status and error.
+ * GCEV_E_INVALID_ARG when t or ev is NULL.
  */
 GCEV_API gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
 
-/* Sequence-number gaps seen so far (EventPipe): total events dropped. */
+/*
+ * Events lost so far according to EventPipe sequence-number gaps; 0 when t is
+ * NULL and for formats without sequence numbers (an ETL header's own count is
+ * gcev_trace_info.events_lost).
+ */
 GCEV_API uint64_t gcev_trace_dropped_events(const gcev_trace *t);
 
 typedef struct gcev_trace_drop {
@@ -158,11 +189,14 @@ typedef struct gcev_trace_drop {
     uint64_t file_offset;
 } gcev_trace_drop;
 
-/* The i-th gap (i < gcev_trace_drop_count()); NULL past the end. At most 1024 are kept. */
+/* Gaps recorded so far (at most 1024 are kept; gcev_trace_dropped_events() counts
+ * every one); 0 when t is NULL. */
 GCEV_API size_t gcev_trace_drop_count(const gcev_trace *t);
+/* The i-th recorded gap, owned by t until gcev_trace_close(); NULL when t is NULL
+ * or i >= gcev_trace_drop_count(t). */
 GCEV_API const gcev_trace_drop *gcev_trace_drop_at(const gcev_trace *t, size_t i);
 
-/* Closes the trace (NULL allowed). */
+/* Closes t and frees everything it owns (every view it handed out ends). NULL is allowed. */
 GCEV_API void gcev_trace_close(gcev_trace *t);
 
 /* ------------------------------------------------------------------------ */

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "gcev_error.h"
 #include "gcev_read.h"
 #include "gcev_schema_desc.h"
 
@@ -29,24 +30,13 @@ static int utf16_equals_ascii(gcev_utf16 s, const char *a)
 
 gcev_status gcev_decode_dynamic(const gcev_event *outer, gcev_event *inner, gcev_error *err)
 {
-    if (err) {
-        memset(err, 0, sizeof *err);
-    }
     if (!outer || !inner || !outer->desc || outer->desc->family != GCEV_FAMILY_GC_DYNAMIC_EVENT) {
-        if (err) {
-            err->code = GCEV_E_INVALID_ARG;
-            err->message = "not a decoded GCDynamicEvent";
-        }
-        return GCEV_E_INVALID_ARG;
+        return gcev_error_set(err, GCEV_E_INVALID_ARG, 0, NULL, "not a decoded GCDynamicEvent");
     }
     const gcev_gc_dynamic_event *d = &outer->u.gc_dynamic_event;
     const uint64_t need = GCEV_GC_DYNAMIC_EVENT_HAS_NAME | GCEV_GC_DYNAMIC_EVENT_HAS_DATA;
     if ((d->present & need) != need) {
-        if (err) {
-            err->code = GCEV_E_INVALID_ARG;
-            err->message = "GCDynamicEvent without Name and Data";
-        }
-        return GCEV_E_INVALID_ARG;
+        return gcev_error_set(err, GCEV_E_INVALID_ARG, 0, NULL, "GCDynamicEvent without Name and Data");
     }
     const gcev_provider *p = &gcev_provider_dynamic;
     const gcev_event_desc *named = NULL;
@@ -56,20 +46,12 @@ gcev_status gcev_decode_dynamic(const gcev_event *outer, gcev_event *inner, gcev
         }
     }
     if (!named) {
-        if (err) {
-            err->code = GCEV_E_UNKNOWN_EVENT;
-            err->message = "no known layout for this GCDynamicEvent name";
-            err->field = "Name";
-        }
-        return GCEV_E_UNKNOWN_EVENT;
+        return gcev_error_set(err, GCEV_E_UNKNOWN_EVENT, 0, "Name",
+                              "no known layout for this GCDynamicEvent name");
     }
     if (d->data.size < 2) {
-        if (err) {
-            err->code = GCEV_E_TRUNCATED;
-            err->message = "dynamic event data too short for its version";
-            err->field = "Version";
-        }
-        return GCEV_E_TRUNCATED;
+        return gcev_error_set(err, GCEV_E_TRUNCATED, 0, "Version",
+                              "dynamic event data too short for its version");
     }
     gcev_input in = {p,           named->id, gcev_rd_u16le(d->data.data), outer->pointer_size, d->data.data,
                      d->data.size};

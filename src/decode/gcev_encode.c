@@ -43,15 +43,16 @@ static void pad_to(enc *e, size_t start, unsigned a)
     put(e, zeros, (a - rel % a) % a);
 }
 
-static gcev_status bad(gcev_error *err, const char *field, const char *msg)
+/* A field whose value cannot be written: code, the payload offset it would start at, its name. */
+static gcev_status bad(gcev_error *err, gcev_status code, uint64_t offset, const char *field, const char *msg)
 {
     if (err) {
-        err->code = GCEV_E_INVALID_ARG;
-        err->offset = 0;
+        err->code = code;
+        err->offset = offset;
         err->field = field;
         err->message = msg;
     }
-    return GCEV_E_INVALID_ARG;
+    return code;
 }
 
 static uint64_t member_uint(const uint8_t *p, uint8_t store)
@@ -96,15 +97,17 @@ static gcev_status encode_fields(enc *e, const gcev_template *t, const uint8_t *
             memcpy(&a, p, sizeof a);
             uint64_t count = f->count_field >= 0 ? vals[f->count_field] : f->fixed_count;
             if (a.count != count) {
-                return bad(err, f->name, "array count differs from its count field");
+                return bad(err, GCEV_E_BAD_COUNT, e->len, f->name,
+                           "array count differs from its count field");
             }
             uint32_t stride =
                 f->elem ? gcev_elem_stride(f->elem, ps, elems_aligned) : gcev_wire_size(type, ps);
             if (count && stride && (uint64_t)a.size != count * stride) {
-                return bad(err, f->name, "array bytes do not match the target pointer size/layout");
+                return bad(err, GCEV_E_BAD_COUNT, e->len, f->name,
+                           "array bytes do not match the target pointer size/layout");
             }
             if (a.size && !a.data) {
-                return bad(err, f->name, "array view has no data");
+                return bad(err, GCEV_E_INVALID_ARG, e->len, f->name, "array view has no data");
             }
             put(e, a.data, a.size);
         } else if (type == GCEV_T_UNICODE_STRING || type == GCEV_T_ANSI_STRING || type == GCEV_T_BINARY) {
@@ -122,17 +125,18 @@ static gcev_status encode_fields(enc *e, const gcev_template *t, const uint8_t *
                 n = b.size;
             }
             if (n && !data) {
-                return bad(err, f->name, "view has no data");
+                return bad(err, GCEV_E_INVALID_ARG, e->len, f->name, "view has no data");
             }
             unsigned unit = type == GCEV_T_UNICODE_STRING ? 2 : 1;
             if (f->length_field >= 0) {
                 if ((uint64_t)n != vals[f->length_field] * unit) {
-                    return bad(err, f->name, "length differs from its length field");
+                    return bad(err, GCEV_E_BAD_COUNT, e->len, f->name,
+                               "length differs from its length field");
                 }
                 put(e, data, n);
             } else if (type == GCEV_T_BINARY) {
                 if (n != f->fixed_count) {
-                    return bad(err, f->name, "blob size differs from the template");
+                    return bad(err, GCEV_E_BAD_COUNT, e->len, f->name, "blob size differs from the template");
                 }
                 put(e, data, n);
             } else {
@@ -155,7 +159,7 @@ static gcev_status encode_fields(enc *e, const gcev_template *t, const uint8_t *
                 gcev_bytes b;
                 memcpy(&b, p, sizeof b);
                 if (b.size != 16 || !b.data) {
-                    return bad(err, f->name, "SYSTEMTIME needs 16 bytes");
+                    return bad(err, GCEV_E_INVALID_ARG, e->len, f->name, "SYSTEMTIME needs 16 bytes");
                 }
                 put(e, b.data, 16);
             } else {
@@ -163,7 +167,8 @@ static gcev_status encode_fields(enc *e, const gcev_template *t, const uint8_t *
                 if (w < 8 && f->store != GCEV_S_F32 && (v >> (8 * w)) != 0 &&
                     !(type <= GCEV_T_INT64 && (type % 2) == 0)) {
                     /* e.g. a V1 UInt32 value that cannot go into a V0 UInt16 */
-                    return bad(err, f->name, "value does not fit the field's width in this version");
+                    return bad(err, GCEV_E_INVALID_ARG, e->len, f->name,
+                               "value does not fit the field's width in this version");
                 }
                 vals[i & 63] = v & (w < 8 ? ((UINT64_C(1) << (8 * w)) - 1) : ~UINT64_C(0));
                 put_uint(e, v, w);
@@ -184,18 +189,11 @@ gcev_status gcev_encode(const gcev_event *ev, uint8_t *buf, size_t cap, size_t *
     if (written) {
         *written = 0;
     }
-    if (err) {
-        memset(err, 0, sizeof *err);
-    }
     if (!ev || !ev->desc || (!buf && cap)) {
-        return bad(err, NULL, "no event or buffer");
+        return bad(err, GCEV_E_INVALID_ARG, 0, NULL, "no event or buffer");
     }
     if (ev->pointer_size != 4 && ev->pointer_size != 8) {
-        if (err) {
-            err->code = GCEV_E_BAD_POINTER_SIZE;
-            err->message = gcev_status_str(GCEV_E_BAD_POINTER_SIZE);
-        }
-        return GCEV_E_BAD_POINTER_SIZE;
+        return bad(err, GCEV_E_BAD_POINTER_SIZE, 0, NULL, gcev_status_str(GCEV_E_BAD_POINTER_SIZE));
     }
     enc e = {buf, cap, 0};
     if (ev->desc->tmpl) {
@@ -211,12 +209,7 @@ gcev_status gcev_encode(const gcev_event *ev, uint8_t *buf, size_t cap, size_t *
         *written = e.len;
     }
     if (e.len > cap) {
-        if (err) {
-            err->code = GCEV_E_NO_SPACE;
-            err->offset = cap;
-            err->message = gcev_status_str(GCEV_E_NO_SPACE);
-        }
-        return GCEV_E_NO_SPACE;
+        return bad(err, GCEV_E_NO_SPACE, cap, NULL, gcev_status_str(GCEV_E_NO_SPACE));
     }
     return GCEV_OK;
 }
