@@ -22,7 +22,7 @@
 #include "testutil.h"
 #include "gcev_schema_desc.h"
 
-/* The two events whose real payloads use C-aligned elements (GC_EVENTS.md trap 3). */
+/* The two events whose real payloads use C-aligned elements (doc/quirks.md Q1, Q2). */
 static int aligned_quirk(const gcev_event_desc *d)
 {
     return strcmp(d->provider->name, "Microsoft-Windows-DotNETRuntime") == 0 &&

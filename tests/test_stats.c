@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The GC analysis model (gcev_stats.h) on synthetic event sequences: each
- * tricky case of GC_EVENTS.md section 4 (BGC with nested GCs, sampler
+ * tricky case real traces show (BGC with nested GCs, sampler
  * suspensions, dropped events, missing HeapStats, 32-bit pointers) built from
  * typed structs, encoded with gcev_encode and fed as raw payloads or written
  * into a trace with gcev_writer.

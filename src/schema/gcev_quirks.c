@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Where real payloads differ from the manifest. Hand-written, one entry per
- * quirk, each with its evidence. The generated tables stay exactly what the
- * manifest says; the engine consults this table for events with struct arrays.
+ * quirk; doc/quirks.md holds the evidence (runtime source, real traces, tests).
+ * The generated tables stay exactly what the manifest says; the engine consults
+ * this table for events with struct arrays.
  */
 #include <string.h>
 
@@ -21,11 +22,11 @@ static const gcev_quirk aligned_elements[] = {
     {"Microsoft-Windows-DotNETRuntime", 208, 0, 255,
      "GCLOHCompact: the manifest's element (3 x UInt32 + 2 x Pointer) is 28 bytes packed on x64, "
      "real x64 payloads use 32-byte elements with 4 bytes of padding before TotalRefs "
-     "(../shared/GC_EVENTS.md trap 3; the runtime fires the C struct array as is)"},
+     "(doc/quirks.md Q1: the runtime fires its C struct array as is)"},
     {"Microsoft-Windows-DotNETRuntime", 209, 0, 255,
      "GCFitBucketInfo: manifest element UInt16 + UInt32 + Pointer = 14 bytes packed, real x64 "
      "elements are 16 bytes (2 bytes of padding after Index); with the aligned layout the bucket "
-     "sizes add up exactly to TotalSize (../shared/GC_EVENTS.md trap 3)"},
+     "sizes add up exactly to TotalSize (doc/quirks.md Q2)"},
 };
 
 int gcev_quirk_aligned_elements(const gcev_event_desc *desc)

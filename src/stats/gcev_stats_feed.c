@@ -2,7 +2,7 @@
 /*
  * Feeding a whole trace: every event into the model, and each gap in the
  * sequence numbers reported when the time-ordered stream reaches the gap
- * (GC_EVENTS.md 4.14), so exactly the GCs open across a loss are flagged.
+ * (doc/ARCHITECTURE.md, "GC analysis"), so exactly the GCs open across a loss are flagged.
  *
  * A time-ordering reader detects a gap when it reads a block, which may be
  * well before it yields the events around the gap; the drop records carry the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The GC state machine: GCStart/GCEnd by number, the suspension in progress,
- * the background GC in progress and the GCs nested in it (GC_EVENTS.md 4.16-17).
+ * the background GC in progress and the GCs nested in it (doc/ARCHITECTURE.md, "GC analysis").
  *
  * A suspension is a GC pause only when a GC starts inside it, or when it is a
  * GC suspension (SuspendForGC/GCPrep) during a background GC: that is the

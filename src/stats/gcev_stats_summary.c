@@ -3,7 +3,7 @@
  * Summaries: per condemned generation and for the whole trace, computed once
  * by gcev_stats_finish(); plus the result accessors. Rates are only defined
  * when the trace spans time, and a mean only over the GCs whose value is
- * known (GC_EVENTS.md 4.19: absent is absent, never NaN).
+ * known (absent is absent, never NaN: see include/gcev/gcev_stats.h).
  */
 #include "gcev_stats_internal.h"
 

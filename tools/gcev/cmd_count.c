@@ -3,7 +3,7 @@
  * gcev count [--format text|json] FILE
  * Events per (provider, id, version) and the total. Keys are the provider's
  * name (or GUID), id and version, never the event name: TraceEvent-style names
- * merge versions (GC_EVENTS.md trap 13).
+ * merge versions (TraceEvent shows its own names and merges versions).
  */
 #include <stdlib.h>
 #include <string.h>
