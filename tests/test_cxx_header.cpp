@@ -10,7 +10,7 @@ int main()
     static const unsigned char payload[] = {8, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0};
     gcev_gc_start s;
     gcev_error err;
-    if (gcev_decode_gc_start(payload, sizeof payload, 1, 8, &s, &err) != GCEV_OK) {
+    if (gcev_decode_gc_start(payload, sizeof payload, 1, 8, &s, NULL, &err) != GCEV_OK) {
         std::printf("decode failed: %s\n", err.message);
         return 1;
     }

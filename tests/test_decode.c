@@ -311,7 +311,7 @@ static void test_gc_start_v2_real_payload_has_typed_fields(void **state)
     };
     gcev_gc_start s;
     gcev_error err;
-    assert_int_equal(gcev_decode_gc_start(payload, sizeof payload, 2, 8, &s, &err), GCEV_OK);
+    assert_int_equal(gcev_decode_gc_start(payload, sizeof payload, 2, 8, &s, NULL, &err), GCEV_OK);
     assert_int_equal(s.schema_version, 2);
     assert_int_equal(s.count, 8);
     assert_int_equal(s.reason, 1);
@@ -319,8 +319,51 @@ static void test_gc_start_v2_real_payload_has_typed_fields(void **state)
     assert_true(s.client_sequence_number == UINT64_C(0x800000000000002a));
     assert_true(s.present & GCEV_GC_START_HAS_CLIENT_SEQUENCE_NUMBER);
     /* the same bytes as V1 leave ClientSequenceNumber absent, not zero-but-present */
-    assert_int_equal(gcev_decode_gc_start(payload, sizeof payload, 1, 8, &s, &err), GCEV_OK);
+    assert_int_equal(gcev_decode_gc_start(payload, sizeof payload, 1, 8, &s, NULL, &err), GCEV_OK);
     assert_false(s.present & GCEV_GC_START_HAS_CLIENT_SEQUENCE_NUMBER);
+}
+
+/* Members in the newest version's wire order (Count, Depth, Reason, Type, ...); bits follow. */
+static void test_gc_start_members_follow_the_newest_wire_order(void **state)
+{
+    (void)state;
+    assert_true(offsetof(gcev_gc_start, count) < offsetof(gcev_gc_start, depth));
+    assert_true(offsetof(gcev_gc_start, depth) < offsetof(gcev_gc_start, reason));
+    assert_true(offsetof(gcev_gc_start, reason) < offsetof(gcev_gc_start, type));
+    assert_true(offsetof(gcev_gc_start, type) < offsetof(gcev_gc_start, clr_instance_id));
+    assert_true(offsetof(gcev_gc_start, clr_instance_id) < offsetof(gcev_gc_start, client_sequence_number));
+    assert_true(GCEV_GC_START_HAS_COUNT == UINT64_C(1) << 0);
+    assert_true(GCEV_GC_START_HAS_DEPTH == UINT64_C(1) << 1);
+    assert_true(GCEV_GC_START_HAS_REASON == UINT64_C(1) << 2);
+    assert_true(GCEV_GC_START_HAS_TYPE == UINT64_C(1) << 3);
+}
+
+/* The typed decoder reports consumed bytes as gcev_decode does; NULL is allowed. */
+static void test_typed_decoder_reports_consumed_like_gcev_decode(void **state)
+{
+    (void)state;
+    uint8_t p[30] = {8, 0, 0, 0};
+    gcev_gc_start s;
+    uint32_t consumed = 99;
+    assert_int_equal(gcev_decode_gc_start(p, sizeof p, 2, 8, &s, &consumed, NULL), GCEV_OK);
+    assert_int_equal(consumed, 26);
+    gcev_input in = {&gcev_provider_runtime, 1, 2, 8, p, sizeof p};
+    gcev_event ev;
+    assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
+    assert_int_equal(ev.consumed, consumed);
+    assert_int_equal(ev.trailing, 4);
+    /* V1 uses 18 bytes, a newer version than known the newest template's 26 */
+    assert_int_equal(gcev_decode_gc_start(p, sizeof p, 1, 8, &s, &consumed, NULL), GCEV_OK);
+    assert_int_equal(consumed, 18);
+    assert_int_equal(gcev_decode_gc_start(p, sizeof p, 9, 8, &s, &consumed, NULL), GCEV_OK);
+    assert_int_equal(consumed, 26);
+    /* a truncated payload: what was read before the fault */
+    gcev_error err;
+    assert_int_equal(gcev_decode_gc_start(p, 10, 2, 8, &s, &consumed, &err), GCEV_E_TRUNCATED);
+    assert_int_equal(consumed, 8);
+    assert_string_equal(err.field, "Reason");
+    assert_int_equal(err.offset, 8);
+    assert_int_equal(gcev_decode_gc_start(p, sizeof p, 2, 8, &s, NULL, NULL), GCEV_OK);
 }
 
 static void test_lookup_errors_are_specific(void **state)
@@ -398,7 +441,7 @@ static void test_loh_compact_uses_aligned_elements(void **state)
         el[24] = (uint8_t)(50 + e); /* ZeroRefs */
     }
     gcev_gcloh_compact c;
-    assert_int_equal(gcev_decode_gcloh_compact(p, sizeof p, 0, 8, &c, NULL), GCEV_OK);
+    assert_int_equal(gcev_decode_gcloh_compact(p, sizeof p, 0, 8, &c, NULL, NULL), GCEV_OK);
     assert_int_equal(c.values.count, 2);
     assert_int_equal(c.values.stride, 32);
     gcev_gcloh_compact_values v;
@@ -446,6 +489,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_event_version_round_trips_and_truncates),
         cmocka_unit_test(test_gc_start_v2_real_payload_has_typed_fields),
+        cmocka_unit_test(test_gc_start_members_follow_the_newest_wire_order),
+        cmocka_unit_test(test_typed_decoder_reports_consumed_like_gcev_decode),
         cmocka_unit_test(test_lookup_errors_are_specific),
         cmocka_unit_test(test_provider_lookup_by_name_and_guid),
         cmocka_unit_test(test_maps_name_values_and_format_bits),

@@ -320,6 +320,17 @@ typedef struct gcev_family_info {
 GCEV_API const gcev_family_info *gcev_family_get(uint16_t family);
 
 /*
+ * The generated typed decoders, one per family (e.g. gcev_decode_gc_start):
+ *   gcev_status gcev_decode_<family>(const uint8_t *data, size_t size, uint16_t version,
+ *                                    uint8_t pointer_size, gcev_<family> *out,
+ *                                    uint32_t *consumed, gcev_error *err);
+ * decode data[0, size) as that family's `version` into *out, exactly as
+ * gcev_decode_family() below: *consumed (may be NULL) gets the payload bytes the
+ * template used, as gcev_event.consumed does for gcev_decode(); the rest of the
+ * payload is trailing bytes, never an error. err may be NULL.
+ */
+
+/*
  * Decodes into a family struct; what the generated gcev_decode_<family>() call.
  * Version resolution as gcev_event_desc_resolve(). `out` must point at the
  * family's struct (gcev_family_get(family)->struct_size bytes); *consumed (may be

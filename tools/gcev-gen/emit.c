@@ -305,9 +305,9 @@ void gen_emit_header(const gen_model *m, FILE *f)
             fprintf(f,
                     "static inline gcev_status gcev_decode_%s(const uint8_t *data, size_t size, uint16_t "
                     "version,\n"
-                    "    uint8_t pointer_size, gcev_%s *out, gcev_error *err)\n"
+                    "    uint8_t pointer_size, gcev_%s *out, uint32_t *consumed, gcev_error *err)\n"
                     "{\n    return gcev_decode_family(GCEV_FAMILY_%s, version, pointer_size, data, size, "
-                    "out, NULL, err);\n}\n",
+                    "out, consumed, err);\n}\n",
                     fam->cname, fam->cname, up);
         }
     }

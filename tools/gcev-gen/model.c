@@ -328,6 +328,34 @@ static gen_field *merge_field(gen_field *a, gen_field *b, const gen_provider *p)
     return NULL;
 }
 
+/*
+ * Member order of a family struct (and so its present bits): the wire order of
+ * the newest version with fields, then the members only older versions have,
+ * newest version first, each in its wire order. The representatives (widest
+ * type) were chosen before; this only permutes them.
+ */
+static void order_family_members(gen_family *fam)
+{
+    gen_field **ordered = gen_xmalloc((fam->nfields ? fam->nfields : 1) * sizeof *ordered);
+    size_t n = 0;
+    for (size_t vi = fam->nversions; vi-- > 0;) {
+        const gen_template *t = fam->versions[vi]->tmpl;
+        for (size_t fi = 0; t && fi < t->nfields; fi++) {
+            size_t j, k;
+            for (j = 0; j < n && strcmp(ordered[j]->name, t->fields[fi].name) != 0; j++) {
+            }
+            if (j < n) {
+                continue;
+            }
+            for (k = 0; k < fam->nfields && strcmp(fam->fields[k]->name, t->fields[fi].name) != 0; k++) {
+            }
+            ordered[n++] = fam->fields[k];
+        }
+    }
+    memcpy(fam->fields, ordered, n * sizeof *ordered);
+    free(ordered);
+}
+
 static void build_families(gen_provider *p)
 {
     for (size_t i = 0; i < p->nevents; i++) {
@@ -380,8 +408,10 @@ static void build_families(gen_provider *p)
                 }
             }
         }
+        order_family_members(fam);
         if (fam->nfields > 62) {
-            gen_fail(p->file, p->line, "family %s has more than 62 fields", fam->name);
+            gen_fail(fam->versions[0]->file, fam->versions[0]->line, "family %s has more than 62 fields",
+                     fam->name);
         }
     }
 }
