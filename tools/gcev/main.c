@@ -35,7 +35,7 @@ int main(int argc, char **argv)
         return argc < 2 ? GCEV_EXIT_USAGE : GCEV_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("gcev 0.1.0\n");
+        printf("gcev %s\n", GCEV_CLI_VERSION);
         return GCEV_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {

@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: MIT
+# Writes gcev.pc at install time (install(CODE) in the top CMakeLists.txt), when the
+# prefix is the one the files really go under: CMAKE_INSTALL_PREFIX as
+# `cmake --install --prefix` sets it. A relative libdir or includedir (GNUInstallDirs:
+# lib, lib/x86_64-linux-gnu, include) is written as ${prefix}/...; an absolute one as is.
+# In: GCEV_PC_IN, GCEV_PC_OUT, GCEV_PC_LIBDIR, GCEV_PC_INCLUDEDIR, GCEV_PC_VERSION.
+set(GCEV_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+string(REGEX REPLACE "(.)/+$" "\\1" GCEV_PC_PREFIX "${GCEV_PC_PREFIX}")
+foreach(_d LIBDIR INCLUDEDIR)
+  if(IS_ABSOLUTE "${GCEV_PC_${_d}}")
+    set(GCEV_PC_${_d}_FULL "${GCEV_PC_${_d}}")
+  else()
+    set(GCEV_PC_${_d}_FULL "\${prefix}/${GCEV_PC_${_d}}")
+  endif()
+endforeach()
+configure_file("${GCEV_PC_IN}" "${GCEV_PC_OUT}" @ONLY)
