@@ -4,6 +4,9 @@
 #   MODE=describe GEN MANIFEST EXPECTED gcev-gen --describe output must equal the EXPECTED file
 #   MODE=same     GEN ARGS_A ARGS_B     two generations (|-separated arguments) must give identical
 #                                       files, ignoring the first (banner) line
+#   MODE=fail_emit GEN MANIFEST EXPECT WORK  as fail, when generating C (errors of the emit stage)
+#   MODE=golden   GEN MANIFEST WORK EXPECTED_H EXPECTED_C  the C generated from MANIFEST must equal
+#                                       the EXPECTED files byte for byte
 cmake_minimum_required(VERSION 3.20)
 if(MODE STREQUAL "fail")
   execute_process(COMMAND "${GEN}" --describe "${MANIFEST}" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
@@ -14,6 +17,34 @@ if(MODE STREQUAL "fail")
   if(NOT err MATCHES "${name}:[0-9]+: error: ${EXPECT}")
     message(FATAL_ERROR "unexpected message for ${name}:\n${err}")
   endif()
+elseif(MODE STREQUAL "fail_emit")
+  file(MAKE_DIRECTORY "${WORK}")
+  execute_process(COMMAND "${GEN}" --header "${WORK}/e.h" --source "${WORK}/e.c" "${MANIFEST}"
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  get_filename_component(name "${MANIFEST}" NAME)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "gcev-gen generated C from ${name}")
+  endif()
+  if(NOT err MATCHES "${name}:[1-9][0-9]*: error: ${EXPECT}")
+    message(FATAL_ERROR "unexpected message for ${name}:\n${err}")
+  endif()
+elseif(MODE STREQUAL "golden")
+  file(MAKE_DIRECTORY "${WORK}")
+  execute_process(COMMAND "${GEN}" --header "${WORK}/e.h" --source "${WORK}/e.c" "${MANIFEST}"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "generation failed: ${err}")
+  endif()
+  foreach(pair "e.h|${EXPECTED_H}" "e.c|${EXPECTED_C}")
+    string(REPLACE "|" ";" pair "${pair}")
+    list(GET pair 0 got)
+    list(GET pair 1 want)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files "${WORK}/${got}" "${want}" RESULT_VARIABLE same)
+    if(NOT same EQUAL 0)
+      message(FATAL_ERROR "${WORK}/${got} differs from ${want} (regenerate it with gcev-gen --header/--source "
+                          "and review the diff)")
+    endif()
+  endforeach()
 elseif(MODE STREQUAL "describe")
   execute_process(COMMAND "${GEN}" --describe "${MANIFEST}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   file(READ "${EXPECTED}" want)

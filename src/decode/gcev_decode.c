@@ -16,47 +16,26 @@
 #include "gcev_read.h"
 #include "gcev_schema_desc.h"
 
+/* Wire size and element alignment by type and pointer size: GCEV_TYPE_LIST. */
+static const uint8_t wire_sizes[GCEV_TYPE_COUNT_][2] = {
+#define GCEV_WIRE_SIZE_(name, manifest_name, w4, w8, a4, a8) [GCEV_T_##name] = {w4, w8},
+    GCEV_TYPE_LIST(GCEV_WIRE_SIZE_)
+#undef GCEV_WIRE_SIZE_
+};
+static const uint8_t wire_aligns[GCEV_TYPE_COUNT_][2] = {
+#define GCEV_WIRE_ALIGN_(name, manifest_name, w4, w8, a4, a8) [GCEV_T_##name] = {a4, a8},
+    GCEV_TYPE_LIST(GCEV_WIRE_ALIGN_)
+#undef GCEV_WIRE_ALIGN_
+};
+
 unsigned gcev_wire_size(gcev_type t, unsigned pointer_size)
 {
-    switch (t) {
-    case GCEV_T_INT8:
-    case GCEV_T_UINT8:
-        return 1;
-    case GCEV_T_INT16:
-    case GCEV_T_UINT16:
-        return 2;
-    case GCEV_T_INT32:
-    case GCEV_T_UINT32:
-    case GCEV_T_FLOAT:
-    case GCEV_T_BOOLEAN:
-        return 4;
-    case GCEV_T_INT64:
-    case GCEV_T_UINT64:
-    case GCEV_T_DOUBLE:
-    case GCEV_T_FILETIME:
-        return 8;
-    case GCEV_T_POINTER:
-        return pointer_size;
-    case GCEV_T_GUID:
-    case GCEV_T_SYSTEMTIME:
-        return 16;
-    default:
-        return 0;
-    }
+    return (unsigned)t < GCEV_TYPE_COUNT_ ? wire_sizes[t][pointer_size == 8] : 0;
 }
 
 unsigned gcev_wire_align(gcev_type t, unsigned pointer_size)
 {
-    switch (t) {
-    case GCEV_T_GUID:
-        return 4; /* struct of uint32/uint16/bytes */
-    case GCEV_T_SYSTEMTIME:
-        return 2; /* eight WORDs */
-    default: {
-        unsigned w = gcev_wire_size(t, pointer_size);
-        return w ? w : 1;
-    }
-    }
+    return (unsigned)t < GCEV_TYPE_COUNT_ ? wire_aligns[t][pointer_size == 8] : 1;
 }
 
 static int is_array(const gcev_field_desc *f)

@@ -128,12 +128,23 @@ size_t gcev_map_format(const gcev_map *m, uint64_t v, char *buf, size_t n)
     return gcev_out_finish(&o);
 }
 
+/* GCEV_TYPE_LIST (shared with gcev-gen) lists the types in gcev_type's order. */
+#define GCEV_TYPE_CHECK_(name, manifest_name, w4, w8, a4, a8) GCEV_TYPE_LIST_##name,
+enum { GCEV_TYPE_LIST(GCEV_TYPE_CHECK_) GCEV_TYPE_LIST_COUNT_ };
+#undef GCEV_TYPE_CHECK_
+#define GCEV_TYPE_CHECK_(name, manifest_name, w4, w8, a4, a8)                                                \
+    _Static_assert((int)GCEV_T_##name == (int)GCEV_TYPE_LIST_##name, "GCEV_TYPE_LIST out of gcev_type "      \
+                                                                     "order");
+GCEV_TYPE_LIST(GCEV_TYPE_CHECK_)
+#undef GCEV_TYPE_CHECK_
+_Static_assert((int)GCEV_TYPE_COUNT_ == (int)GCEV_TYPE_LIST_COUNT_, "GCEV_TYPE_LIST misses a gcev_type");
+
 const char *gcev_type_name(gcev_type t)
 {
     static const char *const names[GCEV_TYPE_COUNT_] = {
-        "win:Int8",          "win:UInt8",      "win:Int16",  "win:UInt16",   "win:Int32",
-        "win:UInt32",        "win:Int64",      "win:UInt64", "win:Float",    "win:Double",
-        "win:Boolean",       "win:Pointer",    "win:GUID",   "win:FILETIME", "win:SYSTEMTIME",
-        "win:UnicodeString", "win:AnsiString", "win:Binary", "struct"};
+#define GCEV_TYPE_NAME_(name, manifest_name, w4, w8, a4, a8) [GCEV_T_##name] = manifest_name,
+        GCEV_TYPE_LIST(GCEV_TYPE_NAME_)
+#undef GCEV_TYPE_NAME_
+    };
     return (unsigned)t < GCEV_TYPE_COUNT_ ? names[t] : "unknown";
 }

@@ -10,23 +10,7 @@
 
 #include <gcev/gcev.h>
 
-/* How a field is held in its C struct (the struct member's type). */
-typedef enum gcev_store {
-    GCEV_S_U8,
-    GCEV_S_U16,
-    GCEV_S_U32,
-    GCEV_S_U64,
-    GCEV_S_I8,
-    GCEV_S_I16,
-    GCEV_S_I32,
-    GCEV_S_I64,
-    GCEV_S_F32,
-    GCEV_S_F64,
-    GCEV_S_GUID,
-    GCEV_S_UTF16,
-    GCEV_S_BYTES,
-    GCEV_S_ARRAY
-} gcev_store;
+#include "gcev_schema_consts.h"
 
 typedef struct gcev_map_entry {
     uint32_t value;
@@ -40,9 +24,6 @@ struct gcev_map {
     uint16_t count;
     const gcev_map_entry *entries;
 };
-
-/* outType hints kept from the manifest (formatting only). */
-enum { GCEV_OUT_DEFAULT = 0, GCEV_OUT_HEX = 1 };
 
 typedef struct gcev_field_desc {
     const char *name;                 /* manifest data/struct name */
@@ -61,17 +42,6 @@ typedef struct gcev_field_desc {
      * sign-extended into a wider member. */
     uint8_t wire[2];
 } gcev_field_desc;
-
-enum { GCEV_WIRE_WIDEN_SIGNED = 0x80 };
-
-/* Template flags. */
-enum {
-    GCEV_TF_FIXED = 1u << 0,         /* only fixed-size scalar fields (no SYSTEMTIME) */
-    GCEV_TF_STRUCT_ARRAYS = 1u << 1, /* has <struct> arrays (quirks may apply) */
-    GCEV_TF_COVERS_STRUCT = 1u << 2, /* writes every member of its C struct in full
-                                        (with 8-byte pointers) */
-    GCEV_TF_POINTERS = 1u << 3       /* has win:Pointer fields */
-};
 
 struct gcev_template {
     const char *name;

@@ -59,86 +59,97 @@ static void banner(const gen_model *m, FILE *f)
     fprintf(f, ". DO NOT EDIT. */\n");
 }
 
-/* Storage kind (gcev_store) and C type of a field's member. */
-static const char *store_of(const gen_field *f)
+/* Storage kind (gcev_store) of a field's member. */
+static int store_of(const gen_field *f)
 {
     if (f->type == T_STRUCT || f->count_ref || f->fixed_count) {
-        return "GCEV_S_ARRAY";
+        return GCEV_S_ARRAY;
     }
     switch (f->type) {
     case T_INT8:
-        return "GCEV_S_I8";
+        return GCEV_S_I8;
     case T_UINT8:
-        return "GCEV_S_U8";
+        return GCEV_S_U8;
     case T_INT16:
-        return "GCEV_S_I16";
+        return GCEV_S_I16;
     case T_UINT16:
-        return "GCEV_S_U16";
+        return GCEV_S_U16;
     case T_INT32:
-        return "GCEV_S_I32";
+        return GCEV_S_I32;
     case T_UINT32:
     case T_BOOLEAN:
-        return "GCEV_S_U32";
+        return GCEV_S_U32;
     case T_INT64:
-        return "GCEV_S_I64";
+        return GCEV_S_I64;
     case T_UINT64:
     case T_POINTER:
     case T_FILETIME:
-        return "GCEV_S_U64";
+        return GCEV_S_U64;
     case T_FLOAT:
-        return "GCEV_S_F32";
+        return GCEV_S_F32;
     case T_DOUBLE:
-        return "GCEV_S_F64";
+        return GCEV_S_F64;
     case T_GUID:
-        return "GCEV_S_GUID";
+        return GCEV_S_GUID;
     case T_UNICODE_STRING:
-        return "GCEV_S_UTF16";
+        return GCEV_S_UTF16;
     default:
-        return "GCEV_S_BYTES"; /* AnsiString, Binary, SYSTEMTIME */
+        return GCEV_S_BYTES; /* AnsiString, Binary, SYSTEMTIME */
     }
+}
+
+#define STR_(x) #x
+#define GEN_STORE_NAME_(name, ctype) "GCEV_S_" #name,
+#define GEN_STORE_CTYPE_(name, ctype) STR_(ctype),
+static const char *const store_names[GCEV_STORE_COUNT_] = {GCEV_STORE_LIST(GEN_STORE_NAME_)};
+static const char *const store_ctypes[GCEV_STORE_COUNT_] = {GCEV_STORE_LIST(GEN_STORE_CTYPE_)};
+#undef GEN_STORE_NAME_
+#undef GEN_STORE_CTYPE_
+
+static const char *store_name(const gen_field *f)
+{
+    return store_names[store_of(f)];
 }
 
 static const char *ctype_of(const gen_field *f)
 {
-    const char *s = store_of(f) + 7;
-    if (!strcmp(s, "ARRAY"))
-        return "gcev_array";
-    if (!strcmp(s, "I8"))
-        return "int8_t";
-    if (!strcmp(s, "U8"))
-        return "uint8_t";
-    if (!strcmp(s, "I16"))
-        return "int16_t";
-    if (!strcmp(s, "U16"))
-        return "uint16_t";
-    if (!strcmp(s, "I32"))
-        return "int32_t";
-    if (!strcmp(s, "U32"))
-        return "uint32_t";
-    if (!strcmp(s, "I64"))
-        return "int64_t";
-    if (!strcmp(s, "U64"))
-        return "uint64_t";
-    if (!strcmp(s, "F32"))
-        return "float";
-    if (!strcmp(s, "F64"))
-        return "double";
-    if (!strcmp(s, "GUID"))
-        return "gcev_guid";
-    if (!strcmp(s, "UTF16"))
-        return "gcev_utf16";
-    return "gcev_bytes";
+    return store_ctypes[store_of(f)];
 }
 
 static const char *gcev_type_enum(int t)
 {
-    static const char *const names[T_COUNT_] = {
-        "GCEV_T_INT8",        "GCEV_T_UINT8",    "GCEV_T_INT16",      "GCEV_T_UINT16",
-        "GCEV_T_INT32",       "GCEV_T_UINT32",   "GCEV_T_INT64",      "GCEV_T_UINT64",
-        "GCEV_T_FLOAT",       "GCEV_T_DOUBLE",   "GCEV_T_BOOLEAN",    "GCEV_T_POINTER",
-        "GCEV_T_GUID",        "GCEV_T_FILETIME", "GCEV_T_SYSTEMTIME", "GCEV_T_UNICODE_STRING",
-        "GCEV_T_ANSI_STRING", "GCEV_T_BINARY",   "GCEV_T_STRUCT"};
+#define GEN_TYPE_ENUM_NAME_(name, manifest_name, w4, w8, a4, a8) "GCEV_T_" #name,
+    static const char *const names[T_COUNT_] = {GCEV_TYPE_LIST(GEN_TYPE_ENUM_NAME_)};
+#undef GEN_TYPE_ENUM_NAME_
     return names[t];
+}
+
+/* Template flags as the C expression the tables carry. */
+static void flags_expr(unsigned flags, char *out, size_t n)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {{GCEV_TF_FIXED, "GCEV_TF_FIXED"},
+                 {GCEV_TF_STRUCT_ARRAYS, "GCEV_TF_STRUCT_ARRAYS"},
+                 {GCEV_TF_COVERS_STRUCT, "GCEV_TF_COVERS_STRUCT"},
+                 {GCEV_TF_POINTERS, "GCEV_TF_POINTERS"}};
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (flags & names[i].bit) {
+            size_t l = strlen(out);
+            snprintf(out + l, n - l, "%s%s", l ? " | " : "", names[i].name);
+        }
+    }
+    if (!out[0]) {
+        snprintf(out, n, "0");
+    }
+}
+
+/* A descriptor's wire size: bytes, or'ed with GCEV_WIRE_WIDEN_SIGNED. */
+static void wire_expr(int w, int widen, char *out, size_t n)
+{
+    snprintf(out, n, widen ? "%d | GCEV_WIRE_WIDEN_SIGNED" : "%d", w);
 }
 
 static void map_cname(const gen_provider *p, const gen_map *map, char *out, size_t n)
@@ -156,7 +167,7 @@ static void elem_cname(const gen_family *fam, const gen_field *sf, char *out, si
     char s[256];
     member_name(sf->name, s, sizeof s);
     if (snprintf(out, n, "%s_%s", fam->cname, s) >= (int)n) {
-        gen_fail(NULL, sf->line, "struct name '%s' is too long", sf->name);
+        gen_fail(sf->file, sf->line, "struct name '%s' is too long", sf->name);
     }
 }
 
@@ -169,8 +180,8 @@ static void emit_members(FILE *f, gen_field *const *fields, size_t n, const char
             char other[256];
             member_name(fields[j]->name, other, sizeof other);
             if (!strcmp(other, mn)) {
-                gen_fail(NULL, fields[i]->line, "%s: fields '%s' and '%s' share the C name '%s'", owner,
-                         fields[j]->name, fields[i]->name, mn);
+                gen_fail(fields[i]->file, fields[i]->line, "%s: fields '%s' and '%s' share the C name '%s'",
+                         owner, fields[j]->name, fields[i]->name, mn);
             }
         }
         fprintf(f, "    %s %s; /* %s%s */\n", ctype_of(fields[i]), mn,
@@ -369,20 +380,24 @@ static void emit_field_descs(FILE *f, const char *arrname, const gen_field *fiel
         size_t bit = 0;
         for (bit = 0; bit < nrep && strcmp(rep[bit]->name, fd->name) != 0; bit++) {
         }
-        fprintf(f, "    {\"%s\", %s, %s, %d, %zu, offsetof(%s, %s), %d, %u, %d, ", fd->name,
-                gcev_type_enum(fd->type), store_of(fd), fd->out_hex ? 1 : 0, bit, cstruct, mn,
-                fd->count_index, fd->fixed_count, fd->length_index);
+        fprintf(
+            f,
+            "    {.name = \"%s\", .type = %s, .store = %s, .out_type = %s, .present_bit = %zu,\n"
+            "     .offset = offsetof(%s, %s), .count_field = %d, .fixed_count = %u, .length_field = %d,\n",
+            fd->name, gcev_type_enum(fd->type), store_name(fd),
+            fd->out_hex ? "GCEV_OUT_HEX" : "GCEV_OUT_DEFAULT", bit, cstruct, mn, fd->count_index,
+            fd->fixed_count, fd->length_index);
         if (fd->map_ref) {
-            fprintf(f, "&MAP(%s), ", fd->map_ref->name);
+            fprintf(f, "     .map = &MAP(%s), ", fd->map_ref->name);
         } else {
-            fprintf(f, "NULL, ");
+            fprintf(f, "     .map = NULL, ");
         }
         if (fd->type == T_STRUCT) {
             char sm[256];
             member_name(fd->name, sm, sizeof sm);
-            fprintf(f, "&%s_%s, ", elem_tmpl_prefix, sm);
+            fprintf(f, ".elem = &%s_%s, ", elem_tmpl_prefix, sm);
         } else {
-            fprintf(f, "NULL, ");
+            fprintf(f, ".elem = NULL, ");
         }
         /* wire widths for the engine's straight-line path */
         int w4 = gen_type_fixed_size(fd->type, 4), w8 = gen_type_fixed_size(fd->type, 8);
@@ -396,24 +411,27 @@ static void emit_field_descs(FILE *f, const char *arrname, const gen_field *fiel
                 r->type == T_INT8 || r->type == T_INT16 || r->type == T_INT32 || r->type == T_INT64;
             widen = signed_rep && gen_type_fixed_size(r->type, 8) > w8 && w8 > 0;
         }
-        fprintf(f, "{%d, %d}},\n", w4 | (widen ? 0x80 : 0), w8 | (widen ? 0x80 : 0));
+        char e4[64], e8[64];
+        wire_expr(w4, widen, e4, sizeof e4);
+        wire_expr(w8, widen, e8, sizeof e8);
+        fprintf(f, ".wire = {%s, %s}},\n", e4, e8);
     }
     fprintf(f, "};\n");
 }
 
 static unsigned template_flags(const gen_field *fields, size_t n)
 {
-    unsigned flags = 1; /* GCEV_TF_FIXED: the engine's straight-line path */
+    unsigned flags = GCEV_TF_FIXED; /* the engine's straight-line path */
     for (size_t i = 0; i < n; i++) {
         if (gen_type_fixed_size(fields[i].type, 8) < 0 || fields[i].count_ref || fields[i].fixed_count ||
             fields[i].type == T_SYSTEMTIME) {
-            flags &= ~1u;
+            flags &= ~(unsigned)GCEV_TF_FIXED;
         }
         if (fields[i].type == T_STRUCT) {
-            flags |= 2; /* GCEV_TF_STRUCT_ARRAYS */
+            flags |= GCEV_TF_STRUCT_ARRAYS;
         }
         if (fields[i].type == T_POINTER) {
-            flags |= 8; /* GCEV_TF_POINTERS */
+            flags |= GCEV_TF_POINTERS;
         }
     }
     return flags;
@@ -468,12 +486,39 @@ static void emit_guid(FILE *f, const char *g)
     unsigned d1 = 0, d2 = 0, d3 = 0, b[8] = {0};
     if (!g || sscanf(g, "{%8x-%4x-%4x-%2x%2x-%2x%2x%2x%2x%2x%2x}", &d1, &d2, &d3, &b[0], &b[1], &b[2], &b[3],
                      &b[4], &b[5], &b[6], &b[7]) != 11) {
-        fprintf(f, "{0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}}, 0");
+        fprintf(f, "    .guid = {.data1 = 0, .data2 = 0, .data3 = 0, .data4 = {0, 0, 0, 0, 0, 0, 0, 0}},\n"
+                   "    .has_guid = 0,\n");
         return;
     }
     fprintf(f,
-            "{0x%08xu, 0x%04x, 0x%04x, {0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x}}, 1",
+            "    .guid = {.data1 = 0x%08xu, .data2 = 0x%04x, .data3 = 0x%04x,\n"
+            "             .data4 = {0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x, 0x%02x}},\n"
+            "    .has_guid = 1,\n",
             d1, d2, d3, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]);
+}
+
+/* A C string literal, or NULL. */
+static void emit_cstr(FILE *f, const char *s)
+{
+    if (s) {
+        fprintf(f, "\"%s\"", s);
+    } else {
+        fprintf(f, "NULL");
+    }
+}
+
+static void emit_template(FILE *f, const char *cname, const char *tname, const char *sub, const char *fields,
+                          size_t nfields, const char *cstruct, int min4, int min8, unsigned flags,
+                          unsigned long long present)
+{
+    char fl[160];
+    flags_expr(flags, fl, sizeof fl);
+    fprintf(f, "static const gcev_template %s = {\n    .name = \"%s%s%s\",\n", cname, tname, sub ? "." : "",
+            sub ? sub : "");
+    fprintf(f,
+            "    .fields = %s,\n    .nfields = %zu,\n    .struct_size = sizeof(%s),\n"
+            "    .min_size = {%d, %d},\n    .flags = %s,\n    .all_present = UINT64_C(0x%llx),\n};\n",
+            fields, nfields, cstruct, min4, min8, fl, present);
 }
 
 static void emit_provider_source(const gen_provider *p, FILE *f)
@@ -488,10 +533,13 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
         map_cname(p, map, cn, sizeof cn);
         fprintf(f, "static const gcev_map_entry %s_entries[] = {\n", cn);
         for (size_t j = 0; j < map->nentries; j++) {
-            fprintf(f, "    {0x%xu, \"%s\"},\n", map->entries[j].value, map->entries[j].name);
+            fprintf(f, "    {.value = 0x%xu, .name = \"%s\"},\n", map->entries[j].value,
+                    map->entries[j].name);
         }
-        fprintf(f, "};\nconst gcev_map %s = {\"%s\", %d, %zu, %s_entries};\n\n", cn, map->name, map->bitmap,
-                map->nentries, cn);
+        fprintf(f,
+                "};\nconst gcev_map %s = {.name = \"%s\", .is_bitmap = %d, .count = %zu, .entries = "
+                "%s_entries};\n\n",
+                cn, map->name, map->bitmap, map->nentries, cn);
     }
     fprintf(f, "#undef MAP\n");
     /* MAP(name) -> the provider's C map object */
@@ -519,11 +567,12 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
                 if (sf->type != T_STRUCT) {
                     continue;
                 }
-                char sm[256], en[512], arr[600], cs[600];
+                char sm[256], en[512], arr[600], cs[600], tn[600];
                 member_name(sf->name, sm, sizeof sm);
                 elem_cname(fam, sf, en, sizeof en);
                 snprintf(arr, sizeof arr, "%s_%s_fields", base, sm);
                 snprintf(cs, sizeof cs, "gcev_%s", en);
+                snprintf(tn, sizeof tn, "%s_%s", base, sm);
                 /* element bits follow the merged element struct = this struct's children order */
                 const gen_field *rep_struct = NULL;
                 for (size_t r = 0; r < fam->nfields; r++) {
@@ -543,12 +592,10 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
                     e4 += field_min_size(&sf->children[c], 4);
                     e8 += field_min_size(&sf->children[c], 8);
                 }
-                fprintf(f,
-                        "static const gcev_template %s_%s = {\"%s.%s\", %s, %zu, sizeof(%s), {%d, %d}, %u, "
-                        "UINT64_C(0x%llx)};\n",
-                        base, sm, e->tmpl->tid, sf->name, arr, sf->nchildren, cs, e4, e8,
-                        template_flags(sf->children, sf->nchildren),
-                        all_bits(sf->children, sf->nchildren, rep_struct->children, rep_struct->nchildren));
+                emit_template(
+                    f, tn, e->tmpl->tid, sf->name, arr, sf->nchildren, cs, e4, e8,
+                    template_flags(sf->children, sf->nchildren),
+                    all_bits(sf->children, sf->nchildren, rep_struct->children, rep_struct->nchildren));
             }
             char arr[400], cs[300];
             snprintf(arr, sizeof arr, "%s_fields", base);
@@ -559,13 +606,11 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
                 min4 += field_min_size(&e->tmpl->fields[i], 4);
                 min8 += field_min_size(&e->tmpl->fields[i], 8);
             }
-            fprintf(f,
-                    "static const gcev_template %s = {\"%s\", %s, %zu, sizeof(%s), {%d, %d}, %u, "
-                    "UINT64_C(0x%llx)};\n\n",
-                    base, e->tmpl->tid, arr, e->tmpl->nfields, cs, min4, min8,
-                    template_flags(e->tmpl->fields, e->tmpl->nfields) |
-                        (covers_family(e->tmpl, fam) ? 4u /* GCEV_TF_COVERS_STRUCT */ : 0u),
-                    all_bits_rep(e->tmpl->fields, e->tmpl->nfields, fam->fields, fam->nfields));
+            emit_template(f, base, e->tmpl->tid, NULL, arr, e->tmpl->nfields, cs, min4, min8,
+                          template_flags(e->tmpl->fields, e->tmpl->nfields) |
+                              (covers_family(e->tmpl, fam) ? (unsigned)GCEV_TF_COVERS_STRUCT : 0u),
+                          all_bits_rep(e->tmpl->fields, e->tmpl->nfields, fam->fields, fam->nfields));
+            fprintf(f, "\n");
         }
     }
     /* events */
@@ -574,12 +619,17 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
     for (size_t i = 0; i < p->nevents; i++) {
         const gen_event *e = &p->events[i];
         upper(e->family->cname, up, sizeof up);
-        fprintf(f, "    {&gcev_provider_%s, %u, %u, %u, GCEV_FAMILY_%s, %u, %u, UINT64_C(0x%llx), \"%s\", ",
-                p->cshort, e->id, e->version, e->level_value, up, e->opcode_value, e->task_value,
-                (unsigned long long)e->keyword_mask, e->symbol);
-        fprintf(f, "%s%s%s, ", e->task ? "\"" : "", e->task ? e->task : "NULL", e->task ? "\"" : "");
-        fprintf(f, "%s%s%s, ", e->opcode ? "\"" : "", e->opcode ? e->opcode : "NULL", e->opcode ? "\"" : "");
-        fprintf(f, "\"%s\", ", e->keywords ? e->keywords : "");
+        fprintf(
+            f,
+            "    {.provider = &gcev_provider_%s, .id = %u, .version = %u, .level = %u, .family = "
+            "GCEV_FAMILY_%s,\n"
+            "     .opcode = %u, .task = %u, .keywords = UINT64_C(0x%llx), .symbol = \"%s\", .task_name = ",
+            p->cshort, e->id, e->version, e->level_value, up, e->opcode_value, e->task_value,
+            (unsigned long long)e->keyword_mask, e->symbol);
+        emit_cstr(f, e->task);
+        fprintf(f, ",\n     .opcode_name = ");
+        emit_cstr(f, e->opcode);
+        fprintf(f, ", .keyword_names = \"%s\", .tmpl = ", e->keywords ? e->keywords : "");
         if (e->tmpl && e->tmpl->nfields > 0) {
             fprintf(f, "&gcev_%s_v%u},\n", e->family->cname, e->version);
         } else {
@@ -603,9 +653,13 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
                 i < p->nevents && p->events[i].id == id ? i + 1 : 0);
     }
     fprintf(f, "\n};\n");
-    fprintf(f, "const gcev_provider gcev_provider_%s = {\"%s\", \"%s\", ", p->cshort, p->name, p->cprefix);
+    fprintf(f, "const gcev_provider gcev_provider_%s = {\n    .name = \"%s\",\n    .prefix = \"%s\",\n",
+            p->cshort, p->name, p->cprefix);
     emit_guid(f, p->guid);
-    fprintf(f, ", %zu, gcev_%s_events, %u, gcev_%s_by_id};\n\n", p->nevents, p->cshort, max_id, p->cshort);
+    fprintf(f,
+            "    .nevents = %zu,\n    .events = gcev_%s_events,\n    .max_id = %u,\n    .by_id = "
+            "gcev_%s_by_id,\n};\n\n",
+            p->nevents, p->cshort, max_id, p->cshort);
 }
 
 void gen_emit_source(const gen_model *m, FILE *f)
@@ -621,12 +675,20 @@ void gen_emit_source(const gen_model *m, FILE *f)
         fprintf(f, "    &gcev_provider_%s,\n", m->providers[pi].cshort);
     }
     fprintf(f, "};\nconst size_t gcev_gen_nproviders = %zu;\n\n", m->nproviders);
-    fprintf(f, "const gcev_family_info gcev_gen_families[] = {\n    {NULL, 0, 0, NULL, NULL},\n");
+    fprintf(f, "const gcev_family_info gcev_gen_families[] = {\n"
+               "    [GCEV_FAMILY_NONE] = {.provider = NULL, .id = 0, .struct_size = 0, .name = NULL, .cname "
+               "= NULL},\n");
     for (size_t pi = 0; pi < m->nproviders; pi++) {
         const gen_provider *p = &m->providers[pi];
         for (size_t k = 0; k < p->nfamilies; k++) {
-            fprintf(f, "    {&gcev_provider_%s, %u, sizeof(gcev_%s), \"%s\", \"%s\"},\n", p->cshort,
-                    p->families[k].id, p->families[k].cname, p->families[k].name, p->families[k].cname);
+            char up[256];
+            upper(p->families[k].cname, up, sizeof up);
+            fprintf(f,
+                    "    [GCEV_FAMILY_%s] = {.provider = &gcev_provider_%s, .id = %u, .struct_size = "
+                    "sizeof(gcev_%s),\n"
+                    "        .name = \"%s\", .cname = \"%s\"},\n",
+                    up, p->cshort, p->families[k].id, p->families[k].cname, p->families[k].name,
+                    p->families[k].cname);
         }
     }
     fprintf(f, "};\n");

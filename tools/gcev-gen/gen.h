@@ -11,28 +11,15 @@
 #include <stdio.h>
 #include <stdint.h>
 
-/* Field kinds as the manifest names them (mirrors gcev_type in gcev.h). */
+#include "gcev_schema_consts.h"
+
+/* Field kinds as the manifest names them: T_<NAME> for each GCEV_TYPE_LIST entry,
+ * so the numbering is gcev_type's (gcev.h). */
 enum gen_type {
-    T_INT8,
-    T_UINT8,
-    T_INT16,
-    T_UINT16,
-    T_INT32,
-    T_UINT32,
-    T_INT64,
-    T_UINT64,
-    T_FLOAT,
-    T_DOUBLE,
-    T_BOOLEAN,
-    T_POINTER,
-    T_GUID,
-    T_FILETIME,
-    T_SYSTEMTIME,
-    T_UNICODE_STRING,
-    T_ANSI_STRING,
-    T_BINARY,
-    T_STRUCT,
-    T_COUNT_
+#define GEN_TYPE_ENUM_(name, manifest_name, w4, w8, a4, a8) T_##name,
+    GCEV_TYPE_LIST(GEN_TYPE_ENUM_)
+#undef GEN_TYPE_ENUM_
+        T_COUNT_
 };
 
 typedef struct gen_field {
@@ -46,6 +33,7 @@ typedef struct gen_field {
     unsigned fixed_length;
     struct gen_field *children; /* <struct> members */
     size_t nchildren;
+    const char *file; /* manifest it was read from */
     int line;
     /* resolved */
     int count_index, length_index; /* sibling indexes or -1 */

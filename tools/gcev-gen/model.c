@@ -57,40 +57,21 @@ char *gen_xstrdup(const char *s)
 const char *gen_type_manifest_name(int type)
 {
     static const char *const names[T_COUNT_] = {
-        "win:Int8",          "win:UInt8",      "win:Int16",  "win:UInt16",   "win:Int32",
-        "win:UInt32",        "win:Int64",      "win:UInt64", "win:Float",    "win:Double",
-        "win:Boolean",       "win:Pointer",    "win:GUID",   "win:FILETIME", "win:SYSTEMTIME",
-        "win:UnicodeString", "win:AnsiString", "win:Binary", "struct"};
+#define GEN_TYPE_NAME_(name, manifest_name, w4, w8, a4, a8) manifest_name,
+        GCEV_TYPE_LIST(GEN_TYPE_NAME_)
+#undef GEN_TYPE_NAME_
+    };
     return type >= 0 && type < T_COUNT_ ? names[type] : "?";
 }
 
 int gen_type_fixed_size(int type, int pointer_size)
 {
-    switch (type) {
-    case T_INT8:
-    case T_UINT8:
-        return 1;
-    case T_INT16:
-    case T_UINT16:
-        return 2;
-    case T_INT32:
-    case T_UINT32:
-    case T_FLOAT:
-    case T_BOOLEAN:
-        return 4;
-    case T_INT64:
-    case T_UINT64:
-    case T_DOUBLE:
-    case T_FILETIME:
-        return 8;
-    case T_POINTER:
-        return pointer_size;
-    case T_GUID:
-    case T_SYSTEMTIME:
-        return 16;
-    default:
-        return -1;
-    }
+    static const signed char sizes[T_COUNT_][2] = {
+#define GEN_TYPE_SIZE_(name, manifest_name, w4, w8, a4, a8) {(w4) ? (w4) : -1, (w8) ? (w8) : -1},
+        GCEV_TYPE_LIST(GEN_TYPE_SIZE_)
+#undef GEN_TYPE_SIZE_
+    };
+    return type >= 0 && type < T_COUNT_ ? sizes[type][pointer_size == 8] : -1;
 }
 
 static int is_integer(int t)
@@ -533,8 +514,8 @@ void gen_resolve(gen_model *m, const gen_select *sel)
             for (size_t pj = pi; pj < m->nproviders; pj++) {
                 for (size_t b = (pj == pi ? a + 1 : 0); b < m->providers[pj].nfamilies; b++) {
                     if (strcmp(m->providers[pi].families[a].cname, m->providers[pj].families[b].cname) == 0) {
-                        gen_fail(m->providers[pj].file, m->providers[pj].line,
-                                 "two event families map to the C name '%s'",
+                        const gen_event *e = m->providers[pj].families[b].versions[0];
+                        gen_fail(e->file, e->line, "two event families map to the C name '%s'",
                                  m->providers[pj].families[b].cname);
                     }
                 }

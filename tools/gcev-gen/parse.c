@@ -56,32 +56,9 @@ static uint64_t parse_number(const xmlNode *n, const char *what, const char *tex
 
 static int parse_in_type(const xmlNode *n, const char *t)
 {
-    static const struct {
-        const char *name;
-        int type;
-    } types[] = {
-        {"win:Int8", T_INT8},
-        {"win:UInt8", T_UINT8},
-        {"win:Int16", T_INT16},
-        {"win:UInt16", T_UINT16},
-        {"win:Int32", T_INT32},
-        {"win:UInt32", T_UINT32},
-        {"win:Int64", T_INT64},
-        {"win:UInt64", T_UINT64},
-        {"win:Float", T_FLOAT},
-        {"win:Double", T_DOUBLE},
-        {"win:Boolean", T_BOOLEAN},
-        {"win:Pointer", T_POINTER},
-        {"win:GUID", T_GUID},
-        {"win:FILETIME", T_FILETIME},
-        {"win:SYSTEMTIME", T_SYSTEMTIME},
-        {"win:UnicodeString", T_UNICODE_STRING},
-        {"win:AnsiString", T_ANSI_STRING},
-        {"win:Binary", T_BINARY},
-    };
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        if (strcmp(types[i].name, t) == 0) {
-            return types[i].type;
+    for (int type = 0; type < T_COUNT_; type++) {
+        if (type != T_STRUCT && strcmp(gen_type_manifest_name(type), t) == 0) {
+            return type;
         }
     }
     gen_fail(cur_file, line_of(n), "unsupported inType '%s'", t);
@@ -93,6 +70,7 @@ static void parse_fields(const xmlNode *parent, gen_field **out, size_t *nout, i
 static void parse_field(const xmlNode *c, gen_field *f, int depth)
 {
     memset(f, 0, sizeof *f);
+    f->file = cur_file;
     f->line = line_of(c);
     f->name = req_attr(c, "name");
     f->count_index = f->length_index = -1;
