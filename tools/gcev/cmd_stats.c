@@ -91,7 +91,8 @@ int gcev_cmd_stats(int argc, char **argv)
         usage(stderr);
         return GCEV_EXIT_USAGE;
     }
-    /* the model needs timestamp order: file order interleaves threads (events of different threads interleave) */
+    /* the model needs timestamp order: file order interleaves threads (events of different threads
+     * interleave) */
     gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
     gcev_trace *t;
     if (gcev_cli_open_trace("stats", path, &opts, &t)) {

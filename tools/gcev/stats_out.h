@@ -15,7 +15,8 @@ typedef struct stats_report {
     const char *read_error; /* the trace ended with this error (output is partial), or NULL */
 } stats_report;
 
-/* The families whose counts are listed as "events seen" (which events a trace holds differs per platform and provider set). */
+/* The families whose counts are listed as "events seen" (which events a trace holds differs per platform and
+ * provider set). */
 extern const uint16_t stats_seen_families[];
 extern const size_t stats_seen_family_count;
 
