@@ -333,7 +333,9 @@ static void order_family_members(gen_family *fam)
             ordered[n++] = fam->fields[k];
         }
     }
-    memcpy(fam->fields, ordered, n * sizeof *ordered);
+    if (n) { /* fam->fields is NULL for a family without fields */
+        memcpy(fam->fields, ordered, n * sizeof *ordered);
+    }
     free(ordered);
 }
 
