@@ -6,14 +6,16 @@
 # Each trace NAME.nettrace gets a side file NAME.capture.json: runtime version, configuration,
 # environment, command line, the workload's own report and what the capture expects to see.
 #
-#   tools/capture-traces.sh [-o DIR] [-b BUILD] [--list] [--golden] [NAME...]
+#   tools/capture-traces.sh [-o DIR] [-b BUILD] [--gcev PATH] [--oracle] [--list] [--golden] [NAME...]
 #
 #   -o DIR      where the traces go (default BUILD/traces)
-#   -b BUILD    build tree for the C# tools and dotnet-trace (default build); gcev is taken from
-#               BUILD/tools/gcev/gcev when present (used to check the small-buffer run lost events)
+#   -b BUILD    build tree for the C# tools and dotnet-trace (default build)
+#   --gcev PATH the gcev CLI (default BUILD/tools/gcev/gcev): checks that the small-buffer run
+#               lost events and that timing-dependent captures hold their event
+#   --oracle    also run tests/runtime/oracle on each trace (NAME.oracle.jsonl beside it)
 #   --list      print the capture names (the full matrix) and exit
 #   --golden    capture the golden set and regenerate tests/data/traces (traces, side files and
-#               the oracle's JSON); see tests/data/traces/README.md
+#               the oracle's JSON; with NAMEs only those); see tests/data/traces/README.md
 #   NAME...     only these captures, of the matrix or the golden set (default: the full matrix)
 #
 # Needs dotnet (the .NET 10 SDK); dotnet-trace is installed with `dotnet tool install
@@ -26,14 +28,18 @@ BUILD=build
 OUT=
 LIST=0
 GOLDEN=0
+ORACLE=0
+GCEV_CLI=
 NAMES=()
 while [ $# -gt 0 ]; do
     case "$1" in
         -o) OUT=$2; shift 2 ;;
         -b) BUILD=$2; shift 2 ;;
+        --gcev) GCEV_CLI=$2; shift 2 ;;
+        --oracle) ORACLE=1; shift ;;
         --list) LIST=1; shift ;;
         --golden) GOLDEN=1; shift ;;
-        -h|--help) sed -n '3,21p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,25p' "$0"; exit 0 ;;
         -*) echo "capture-traces: unknown option $1" >&2; exit 2 ;;
         *) NAMES+=("$1"); shift ;;
     esac
@@ -101,7 +107,7 @@ MATRIX+=(
 GOLDEN_SET=(
     "svr-bgc|svr|file:gconly|0.15|bgc induced lohcompact"
     "wks-full|wks-conc|file:nosample|0.01|gen0 loh pinning finalizers handles pressure nogc"
-    "wks-sampled|wks-conc|file:sampled|0.01|gen0"
+    "wks-sampled|wks-conc|file:sampled|0.01|gen0 lohcompact"
     "wks-nonconc-gc|wks-nonconc|file:gconly|0.1|promote induced nogc sustained fullgcnotify"
     "svr-datas-gc-verbose|svr-datas|profile:gc-verbose|0.1|gen0 bgc induced threads"
     "seg-gc|wks-seg|file:gconly|0.2|bgc induced lohwait"
@@ -134,10 +140,14 @@ OUT=$(cd "$OUT" && pwd)
 ART="$BUILD/csharp"  # (a -p: value ending in "dotnet" confuses the dotnet CLI)
 TOOLS="$BUILD/dotnet-tools"
 DOTNET_TRACE_VERSION=${DOTNET_TRACE_VERSION:-10.0.750501}
-GCEV="$BUILD/tools/gcev/gcev"
+GCEV=${GCEV_CLI:-$BUILD/tools/gcev/gcev}
 
 dotnet build "$ROOT/tests/runtime/workload" -c Release -nologo -v:q -p:GcevArtifacts="$ART" >/dev/null
 WORKLOAD="$ART/bin/Workload/release/gcev-workload"
+ORACLE_BIN="$ART/bin/Oracle/release/gcev-oracle"
+if [ "$ORACLE" = 1 ] || [ "$GOLDEN" = 1 ]; then
+    dotnet build "$ROOT/tests/runtime/oracle" -c Release -nologo -v:q -p:GcevArtifacts="$ART" >/dev/null
+fi
 DT="$TOOLS/dotnet-trace"
 ensure_dotnet_trace() {
     if [ ! -x "$DT" ]; then
@@ -269,6 +279,10 @@ capture() {
     if [ "$result" = ok ] && [ ! -s "$trace" ]; then result="no trace written"; fi
     write_side "$name" "$conf" "$method" "$cmd" "$result" "$wout" "$extra"
     rm -f "$wout"
+    if [ "$ORACLE" = 1 ] && [ -s "$trace" ]; then
+        "$ORACLE_BIN" --manifest "$ROOT/manifest/gc.man" -o "$OUT/$name.oracle.jsonl" "$trace" \
+            || { echo "capture-traces: the oracle failed on $trace" >&2; exit 1; }
+    fi
     echo "  -> $result${trace:+, $(stat -c %s "$trace" 2>/dev/null || echo 0) bytes}" >&2
 }
 
@@ -296,12 +310,14 @@ run_list() {
 # (trace <= 1 MB, JSON <= 1.5 MB, traces together <= 6 MB).
 make_goldens() {
     local dest="$ROOT/tests/data/traces" entry name total=0 ts js
-    dotnet build "$ROOT/tests/runtime/oracle" -c Release -nologo -v:q -p:GcevArtifacts="$ART" >/dev/null
-    local oracle="$ART/bin/Oracle/release/gcev-oracle"
+    local oracle="$ORACLE_BIN"
     mkdir -p "$dest"
-    rm -f "$dest"/*.nettrace "$dest"/*.capture.json "$dest"/*.oracle.jsonl
+    if [ ${#NAMES[@]} -eq 0 ]; then
+        rm -f "$dest"/*.nettrace "$dest"/*.capture.json "$dest"/*.oracle.jsonl
+    fi
     for entry in "${GOLDEN_SET[@]}"; do
         name=${entry%%|*}
+        [ -f "$OUT/$name.nettrace" ] || continue
         cp "$OUT/$name.nettrace" "$OUT/$name.capture.json" "$dest/"
         "$oracle" --manifest "$ROOT/manifest/gc.man" -o "$dest/$name.oracle.jsonl" "$dest/$name.nettrace"
         ts=$(stat -c %s "$dest/$name.nettrace")
@@ -313,6 +329,8 @@ make_goldens() {
             exit 1
         fi
     done
+    total=0
+    for ts in "$dest"/*.nettrace; do total=$((total + $(stat -c %s "$ts"))); done
     if [ "$total" -gt 6291456 ]; then
         echo "capture-traces: golden traces together $total bytes > 6 MB" >&2
         exit 1
