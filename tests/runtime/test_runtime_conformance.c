@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include "oracle_json.h"
 #include "testutil.h"
@@ -88,6 +89,13 @@ typedef struct derived_row {
     derive_fn check;
     const char *source;
 } derived_row;
+
+/* The provider's name (public API: gcev_provider_get_info). */
+static const char *pname(const gcev_provider *p)
+{
+    gcev_provider_info pi;
+    return gcev_provider_get_info(p, &pi) == GCEV_OK ? pi.name : "";
+}
 
 /* ---- gcev values of one event or element, by name ---- */
 typedef struct gfield {
@@ -467,7 +475,7 @@ static void mismatch(ctx *c, const char *fmt, ...)
         return;
     }
     memcpy(seen[nseen++], key, sizeof key);
-    print_message("MISMATCH %s: %s %s id %u v%u at %.6f ms%s: %s\n", c->trace, c->provider->name, c->family,
+    print_message("MISMATCH %s: %s %s id %u v%u at %.6f ms%s: %s\n", c->trace, pname(c->provider), c->family,
                   (unsigned)c->id, (unsigned)c->version, c->ms, c->where, msg);
 }
 
@@ -651,13 +659,15 @@ static int compare_scalar(const gcev_field *f, uint8_t ptr, const tj *v, char *w
 
 static int family_has_field(const gcev_provider *p, uint16_t id, const char *name)
 {
-    for (uint16_t i = 0; i < p->nevents; i++) {
-        const gcev_event_desc *d = &p->events[i];
-        if (d->id != id || !d->tmpl) {
+    const gcev_event_desc *d;
+    for (size_t i = 0; (d = gcev_provider_event_at(p, i)) != NULL; i++) {
+        gcev_event_info ei;
+        if (gcev_event_get_info(d, &ei) != GCEV_OK || ei.id != id || !ei.fields) {
             continue;
         }
-        for (uint16_t j = 0; j < d->tmpl->nfields; j++) {
-            if (!strcmp(d->tmpl->fields[j].name, name)) {
+        for (size_t j = 0; j < gcev_template_field_count(ei.fields); j++) {
+            gcev_field_info fi;
+            if (gcev_template_field(ei.fields, j, &fi) == GCEV_OK && !strcmp(fi.name, name)) {
                 return 1;
             }
         }
@@ -770,7 +780,7 @@ static void compare_array(ctx *c, gview *g, const gcev_field *f, const tj *te_ar
     uint64_t buf[256];
     for (uint32_t i = 0; i < a->count; i++) {
         gcev_field_iter it;
-        if (a->elem->struct_size > sizeof buf ||
+        if (gcev_template_struct_size(a->elem) > sizeof buf ||
             gcev_field_iter_elem(&it, a, i, buf, sizeof buf) != GCEV_OK) {
             mismatch(c, "%s[%u]: gcev cannot read the element", f->name, i);
             return;
@@ -820,7 +830,7 @@ static void compare_object(ctx *c, gview *g, const char *array, const tj *te_obj
     for (size_t i = 0; i < g->n; i++) {
         const gcev_field *f = &g->fields[i].f;
         const char *te_name = te_name_of(c->family, array, f->name);
-        int is_array = f->desc->store == GCEV_S_ARRAY;
+        int is_array = f->is_array;
         if (is_array) {
             const tj *arr = te_arrays ? tj_get(te_arrays, te_name) : NULL;
             if (!arr) {
@@ -917,7 +927,7 @@ static int cmp_gev(const void *pa, const void *pb)
     if (a->ts != b->ts) {
         return a->ts < b->ts ? -1 : 1;
     }
-    int s = strcmp(a->provider->name, b->provider->name);
+    int s = strcmp(pname(a->provider), pname(b->provider));
     if (s) {
         return s;
     }
@@ -971,7 +981,9 @@ static void compare_event(const char *trace, const gev *g, const tev *t, totals 
                  err.field ? err.field : "-", (unsigned long long)err.offset);
         return;
     }
-    const gcev_family_info *fi = gcev_family_get(ev.desc->family);
+    gcev_event_info ei;
+    gcev_event_get_info(ev.desc, &ei);
+    const gcev_family_info *fi = gcev_family_get(ei.family);
     c.family = fi ? fi->name : "";
     if (ev.trailing) {
         mismatch(&c, "%u payload bytes gcev's template does not cover", ev.trailing);
@@ -1016,7 +1028,9 @@ static void compare_event(const char *trace, const gev *g, const tev *t, totals 
             gview iv = {0};
             iv.pointer_size = g->pointer_size;
             collect(&it2, &iv.fields, &iv.n);
-            const gcev_family_info *ifi = gcev_family_get(inner.desc->family);
+            gcev_event_info iei;
+            gcev_event_get_info(inner.desc, &iei);
+            const gcev_family_info *ifi = gcev_family_get(iei.family);
             ctx ic = c;
             ic.family = ifi ? ifi->name : "";
             snprintf(ic.where, sizeof ic.where, " (inner)");
@@ -1052,7 +1066,7 @@ static void check_expect(const char *trace, const char *side_path, const gev *ev
     int64_t max_heaps = 0;
     for (size_t i = 0; i < n; i++) {
         const gev *g = &evs[i];
-        if (strcmp(g->provider->name, "Microsoft-Windows-DotNETRuntime")) {
+        if (strcmp(pname(g->provider), "Microsoft-Windows-DotNETRuntime")) {
             continue;
         }
         if (g->id == 39) {
@@ -1112,7 +1126,7 @@ static void collect_type_names(const gev *gs, size_t ng)
     size_t cap = 0;
     for (size_t i = 0; i < ng; i++) {
         const gev *g = &gs[i];
-        if (g->id != 15 || strcmp(g->provider->name, "Microsoft-Windows-DotNETRuntime")) {
+        if (g->id != 15 || strcmp(pname(g->provider), "Microsoft-Windows-DotNETRuntime")) {
             continue;
         }
         gcev_input in = {g->provider, g->id, g->version, g->pointer_size, g->payload, g->size};
@@ -1223,7 +1237,7 @@ static void conformance(void **state)
         const char *prov = oracle_str(tj_get(r, "provider"));
         int64_t mine = 0;
         for (size_t k = 0; k < ng; k++) {
-            mine += gs[k].id == id && gs[k].version == ver && !strcmp(gs[k].provider->name, prov);
+            mine += gs[k].id == id && gs[k].version == ver && !strcmp(pname(gs[k].provider), prov);
         }
         if (mine != count) {
             tot.mismatches++;
@@ -1241,11 +1255,11 @@ static void conformance(void **state)
         const gev *g = &gs[i];
         const tev *te = &ts[i];
         if (g->ts != te->ts || g->id != te->id || g->version != te->version || g->thread != te->thread ||
-            strcmp(g->provider->name, te->provider)) {
+            strcmp(pname(g->provider), te->provider)) {
             tot.mismatches++;
             print_message("MISMATCH %s: event %zu in time order: gcev %s id %u v%u qpc %lld thread %llu, "
                           "TraceEvent %s id %u v%u qpc %lld thread %llu\n",
-                          trace, i, g->provider->name, g->id, g->version, (long long)g->ts,
+                          trace, i, pname(g->provider), g->id, g->version, (long long)g->ts,
                           (unsigned long long)g->thread, te->provider, te->id, te->version, (long long)te->ts,
                           (unsigned long long)te->thread);
             break;
