@@ -172,6 +172,26 @@ static void test_eventsource_truncated_struct_array_stays_valid_json(void **stat
     assert_string_equal(buf, "{\"a\":[{\"x\":1,\"y\":\"A\"},{\"x\":null}],\"_truncated\":true}");
 }
 
+/*
+ * fuzz_etl (timestamp order): an event reordered with an empty payload comes out
+ * with payload NULL; the TDH formatter computed NULL + 0 for its first scalar,
+ * undefined behaviour that UBSan stops on. An empty payload now formats as
+ * truncated without touching the pointer.
+ */
+static void test_tdh_empty_payload_without_bytes_is_truncated(void **state)
+{
+    (void)state;
+    static const gcev_trace_field top[] = {{"s", 1 /* TDH UnicodeString */, 0, 0, NULL, 0, 0, 0}};
+    gcev_trace_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.field_type_system = GCEV_FIELD_TYPES_TDH;
+    ev.fields = top;
+    ev.nfields = 1;
+    char buf[64];
+    gcev_trace_format_fields_json(&ev, buf, sizeof buf);
+    assert_string_equal(buf, "{\"s\":null,\"_truncated\":true}");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +199,7 @@ int main(void)
         cmocka_unit_test(test_etl_cut_after_fill_marker_offset_within_input),
         cmocka_unit_test(test_eventsource_empty_struct_arrays_bounded_work),
         cmocka_unit_test(test_eventsource_truncated_struct_array_stays_valid_json),
+        cmocka_unit_test(test_tdh_empty_payload_without_bytes_is_truncated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

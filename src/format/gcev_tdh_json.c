@@ -153,7 +153,8 @@ static tdh_rc tdh_integer(tdh_ctx *c, unsigned width, int is_signed, const gcev_
 /* One value of a non-array type whose bytes start at c->pos; writes nothing on failure. */
 static tdh_rc tdh_scalar(tdh_ctx *c, uint32_t type, const gcev_trace_field *f)
 {
-    const uint8_t *p = c->p + c->pos;
+    /* an empty payload may have no bytes at all (NULL): no pointer arithmetic on it */
+    const uint8_t *p = c->p ? c->p + c->pos : NULL;
     size_t left = c->size - c->pos;
     switch (type) {
     case TDH_INT8:
