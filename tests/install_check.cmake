@@ -5,7 +5,8 @@
 #                     (GNUInstallDirs: lib/<multiarch>), installed with DESTDIR=WORK/root
 # then checks the installed files, `gcev --version` and the man page against VERSION, the
 # .pc file's paths, and builds and runs tests/install/consumer.c with find_package
-# (gcev::gcev and gcev::gcev_static) and with pkg-config (shared, and --static -static).
+# (gcev::gcev and gcev::gcev_static) and with pkg-config (shared, and --static with the
+# static libgcev; libzip stays shared: Debian ships no libzip.a).
 # In: SOURCE_DIR BUILD_DIR WORK LAYOUT VERSION C_COMPILER PKG_CONFIG OBJDUMP [LIBRARY_ARCHITECTURE]
 cmake_minimum_required(VERSION 3.20)
 
@@ -117,10 +118,14 @@ foreach(mode shared static)
     set(extra "")
   else()
     run("pkg-config --static" ${PKG_CONFIG} --static --cflags --libs gcev)
-    set(extra -static)
+    set(extra "")
   endif()
   string(STRIP "${run_out}" flags)
   separate_arguments(flags UNIX_COMMAND "${flags}")
+  if(mode STREQUAL "static")
+    # libgcev.a, the system libraries (libzip has no static archive) shared
+    list(TRANSFORM flags REPLACE "^-lgcev$" "-Wl,-Bstatic;-lgcev;-Wl,-Bdynamic")
+  endif()
   set(exe "${WORK}/pc_consumer_${mode}")
   run("cc (pkg-config ${mode})" ${C_COMPILER} -std=c11 -o "${exe}" "${src}" ${flags} ${extra})
   check_consumer("${exe}" ${mode})

@@ -40,7 +40,10 @@ typedef struct gcev_trace_info {
     int64_t sync_time_utc;    /* FILETIME (100 ns since 1601) of that instant, 0 if unknown */
     uint64_t events_lost;     /* as the header reports (ETL), else 0 */
     uint64_t buffers_lost;    /* as the header reports (ETL), else 0 */
-    uint64_t file_size;       /* 0 when reading a stream */
+    uint64_t file_size;       /* 0 when reading a stream; an archive entry's size */
+    /* the ZIP entry read when the input is an archive (.etl.zip, .nettrace.zip), else NULL;
+     * UTF-8, valid until gcev_trace_close() */
+    const char *archive_entry;
 } gcev_trace_info;
 
 /*
@@ -136,13 +139,28 @@ typedef struct gcev_trace gcev_trace;
  * for an empty file), GCEV_E_UNSUPPORTED (not a trace gcev reads, or a format
  * version it does not know), GCEV_E_FORMAT (a malformed header), GCEV_E_LIMIT (a
  * header record larger than opts->max_block_size).
+ *
+ * A ZIP archive (PerfView's .etl.zip, a .nettrace.zip) is read in place, never
+ * extracted: the one entry whose name ends in .etl, .nettrace or .netperf is the
+ * trace (symbol files and other entries are ignored), inflated as it is read; error
+ * offsets are then into that entry, and messages name it. An archive with no such
+ * entry, or several, is GCEV_E_UNSUPPORTED with a message naming the entries; a
+ * file that starts as a ZIP but lacks its central directory (cut short) is
+ * GCEV_E_TRUNCATED_FILE. Archives need random access: from a file or memory, not
+ * from gcev_trace_open_reader().
+ *
+ * err->message is a static string, or text that names data (archive entries, an
+ * offset inside a decompressed buffer): held by the trace until gcev_trace_close(),
+ * or, for an open that failed, in a per-thread buffer valid until the next failing
+ * open in the same thread.
  */
 GCEV_API gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opts, gcev_trace **out,
                                           gcev_error *err);
 /*
  * As gcev_trace_open_file() over size bytes at data, which must stay valid and
  * unchanged until gcev_trace_close(): nothing is copied, events' payloads point
- * into it. data may be NULL only when size is 0.
+ * into it (for a ZIP archive: into the trace's window over the inflated entry).
+ * data may be NULL only when size is 0.
  */
 GCEV_API gcev_status gcev_trace_open_memory(const void *data, size_t size, const gcev_trace_options *opts,
                                             gcev_trace **out, gcev_error *err);
@@ -151,7 +169,7 @@ GCEV_API gcev_status gcev_trace_open_memory(const void *data, size_t size, const
  * session's socket): read(ctx, buf, n) is called whenever more bytes are needed
  * and must return the bytes read, 0 at the end, -1 on error (GCEV_E_IO). Memory
  * stays at most one block (opts->max_block_size). Formats that need random
- * access (NetPerf V1/V2) give GCEV_E_UNSUPPORTED. read and ctx are used until
+ * access (NetPerf V1/V2, ZIP archives) give GCEV_E_UNSUPPORTED. read and ctx are used until
  * gcev_trace_close(); read must not be NULL.
  */
 GCEV_API gcev_status gcev_trace_open_reader(gcev_read_fn read, void *ctx, const gcev_trace_options *opts,

@@ -9,6 +9,8 @@
  *   every format version, and the corpus .nettrace/.netperf traces (big ones
  *   cut to their first 256 KiB);
  * OUT_DIR/etl: a trace from the ETL record builder of the tests, and the corpus .etl;
+ * both also get a sample in ZIP archives (stored; deflated next to a symbol file), so
+ *   the harnesses reach the archive path (gcev_archive.c);
  * OUT_DIR/manifest: the .man files of manifest/ and tests/manifests/.
  * Inputs of fuzz_decode/fuzz_format are framed as fuzz_common.h describes.
  */
@@ -21,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "etl_builder.h"
+#include "zip_builder.h"
 #include "gcev_read.h"
 #include "trace_sample.h"
 
@@ -256,6 +259,24 @@ static void corpus_seeds(const char *shared)
     closedir(d);
 }
 
+/* The trace as PerfView zips it: deflated, next to a symbol file; and stored alone. */
+static void zip_seed(const char *sub, const char *name, const uint8_t *data, size_t size)
+{
+    char entry[64], out[80];
+    snprintf(entry, sizeof entry, "%s.%s", name, strcmp(sub, "etl") == 0 ? "etl" : "nettrace");
+    for (int method = 0; method <= 1; method++) {
+        zipb_entry e[] = {{entry, data, size, method ? ZIPB_DEFLATE : ZIPB_STORE, 0},
+                          {"symbols/app.pdb", "RSDS", 4, ZIPB_STORE, 0}};
+        size_t n = 0;
+        uint8_t *z = zipb_build(e, method ? 2 : 1, &n);
+        if (z) {
+            snprintf(out, sizeof out, "%s-%s.zip", name, method ? "deflate" : "store");
+            put(sub, out, z, n);
+            free(z);
+        }
+    }
+}
+
 static void sample_seeds(void)
 {
     for (uint32_t v = 1; v <= 6; v++) {
@@ -273,6 +294,9 @@ static void sample_seeds(void)
                     t[size - 1] = (uint8_t)((t[size - 1] & ~3u) | mode);
                 }
                 put("nettrace", name, t, size);
+            }
+            if (v == 5) {
+                zip_seed("nettrace", "sample-v5", t, size);
             }
             free(t);
         }
@@ -320,6 +344,7 @@ static void etl_seed(void)
         char name[32];
         snprintf(name, sizeof name, "builder-p%u", psz);
         put("etl", name, b.data, b.size);
+        zip_seed("etl", name, b.data, b.size);
         etlb_free(&b);
     }
 }

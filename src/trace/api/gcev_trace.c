@@ -4,12 +4,14 @@
  * detection, sticky errors, drop records, the ms clock, provider lookup and
  * the optional timestamp order (gcev_order.h).
  */
+#include "gcev_archive.h"
 #include "gcev_error.h"
 #include "gcev_order.h"
 #include "gcev_etl.h"
 #include "gcev_nettrace.h"
 #include "gcev_trace_core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,9 +38,165 @@ const char *gcev_trace_format_name(gcev_trace_format f)
     }
 }
 
-/* Detects the container and lets its reader parse the header. Takes ownership of t. */
-static gcev_status trace_start(gcev_trace *t, const gcev_trace_options *opts, gcev_trace **out,
-                               gcev_error *err)
+/* Appends s to buf[0..len) (capacity cap), cutting it to fit; returns the new length. */
+static size_t msg_put(char *buf, size_t cap, size_t len, const char *s)
+{
+    size_t n = strlen(s);
+    if (len + 1 >= cap) {
+        return len;
+    }
+    if (n > cap - 1 - len) {
+        n = cap - 1 - len;
+    }
+    memcpy(buf + len, s, n);
+    buf[len + n] = '\0';
+    return len + n;
+}
+
+/* Where the message of an open that failed lives once the trace is freed. */
+static _Thread_local char open_msg[sizeof(((gcev_trace *)0)->msg)];
+
+static int trace_name_is_trace(const char *name)
+{
+    static const char *const ext[] = {".etl", ".nettrace", ".netperf"};
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    if (base[0] == '.' && base[1] == '_') {
+        return 0; /* macOS AppleDouble companions ("._trace.etl") are not traces */
+    }
+    size_t n = strlen(base);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t k = strlen(ext[i]);
+        if (n > k) {
+            size_t j = 0;
+            while (j < k && (base[n - k + j] | 0x20) == ext[i][j]) {
+                j++;
+            }
+            if (j == k) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Appends the names of the archive's entries (traces only, or all) to t->msg. */
+static void trace_list_entries(gcev_trace *t, size_t len, int traces_only)
+{
+    size_t n = gcev_archive_count(t->archive), shown = 0, total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gcev_archive_entry *e = gcev_archive_entry_at(t->archive, i);
+        if (e->is_dir || (traces_only && !trace_name_is_trace(e->name))) {
+            continue;
+        }
+        total++;
+        /* stop while the rest still fits a ", ... (N more)" tail */
+        if (len + strlen(e->name) + 40 < sizeof t->msg) {
+            len = msg_put(t->msg, sizeof t->msg, len, shown ? ", " : "");
+            len = msg_put(t->msg, sizeof t->msg, len, e->name);
+            shown++;
+        }
+    }
+    if (total == 0) {
+        snprintf(t->msg + len, sizeof t->msg - len, "none");
+    } else if (shown < total) {
+        snprintf(t->msg + len, sizeof t->msg - len, "%s... (%zu more)", shown ? ", " : "", total - shown);
+    }
+}
+
+static gcev_status trace_detect(gcev_trace *t, const char *path, int in_archive, gcev_error *err);
+
+/*
+ * The input is a ZIP archive: open it over the source (or the file, when it
+ * could not be mapped), pick the one trace entry and make it the source.
+ */
+static gcev_status trace_open_archive(gcev_trace *t, const char *path, gcev_error *err)
+{
+    gcev_status st;
+    if (t->src.fd >= 0 && path) {
+        st = gcev_archive_open_file(path, &t->archive, err);
+    } else {
+        st = gcev_archive_open_source(&t->src, &t->archive, err);
+    }
+    if (st != GCEV_OK) {
+        return st;
+    }
+    size_t n = gcev_archive_count(t->archive), pick = n, traces = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gcev_archive_entry *e = gcev_archive_entry_at(t->archive, i);
+        if (!e->is_dir && trace_name_is_trace(e->name)) {
+            traces++;
+            pick = traces == 1 ? i : pick;
+        }
+    }
+    if (traces != 1) {
+        int w = traces == 0
+                    ? snprintf(t->msg, sizeof t->msg,
+                               "ZIP archive holds no .etl, .nettrace or .netperf entry; its entries: ")
+                    : snprintf(t->msg, sizeof t->msg,
+                               "ZIP archive holds %zu traces, gcev reads one (extract it): ", traces);
+        trace_list_entries(t, (size_t)w, traces != 0);
+        return trace_fail(err, GCEV_E_UNSUPPORTED, 0, t->msg);
+    }
+    gcev_source_close(&t->src); /* the unmapped file's descriptor, when libzip opened the path */
+    st = gcev_archive_open_entry(t->archive, pick, &t->src, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    if (t->opts.max_block_size) {
+        t->src.max_take = t->opts.max_block_size;
+    }
+    t->info.archive_entry = gcev_archive_entry_at(t->archive, pick)->name;
+    return trace_detect(t, NULL, 1, err);
+}
+
+/* Detects the container and lets its reader parse the header. */
+static gcev_status trace_detect(gcev_trace *t, const char *path, int in_archive, gcev_error *err)
+{
+    const uint8_t *head = NULL;
+    size_t got = 0;
+    gcev_status st = gcev_source_peek(&t->src, GCEV_DETECT_BYTES, &head, &got, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    if (got && gcev_archive_detect(head, got)) {
+        if (in_archive) {
+            return trace_fail(err, GCEV_E_UNSUPPORTED, 0, "a ZIP archive inside a ZIP archive is not read");
+        }
+        return trace_open_archive(t, path, err);
+    }
+    if (got && gcev_nettrace_detect(head, got)) {
+        return gcev_nettrace_open(t, err);
+    }
+    if (got && gcev_etl_detect(head, got)) {
+        return gcev_etl_open(t, err);
+    }
+    if (got == 0) {
+        return trace_fail(err, GCEV_E_TRUNCATED_FILE, 0, "empty input: no trace header");
+    }
+    return trace_fail(
+        err, GCEV_E_UNSUPPORTED, 0,
+        "not a trace: supported are .nettrace (V4-V6), .netperf (V1-V3), .etl (also in a .zip)");
+}
+
+/* Prefixes a message with the archive entry it is about ("ZIP entry 'x.etl': ..."). */
+static const char *trace_entry_message(gcev_trace *t, const char *msg)
+{
+    if (!t->info.archive_entry) {
+        return msg;
+    }
+    char inner[sizeof t->msg];
+    msg_put(inner, sizeof inner, 0, msg ? msg : "");
+    size_t len = msg_put(t->msg, sizeof t->msg, 0, "ZIP entry '");
+    len = msg_put(t->msg, sizeof t->msg, len, t->info.archive_entry);
+    len = msg_put(t->msg, sizeof t->msg, len, "': ");
+    msg_put(t->msg, sizeof t->msg, len, inner);
+    return t->msg;
+}
+
+/* Opens the trace in t->src (path: the file's, when it has one). Takes ownership of t. */
+static gcev_status trace_start(gcev_trace *t, const char *path, const gcev_trace_options *opts,
+                               gcev_trace **out, gcev_error *err)
 {
     if (opts) {
         t->opts = *opts;
@@ -47,32 +205,26 @@ static gcev_status trace_start(gcev_trace *t, const gcev_trace_options *opts, gc
         t->src.max_take = t->opts.max_block_size;
     }
     t->info.pointer_size = 8;
-    const uint8_t *head = NULL;
-    size_t got = 0;
-    gcev_status st = gcev_source_peek(&t->src, GCEV_DETECT_BYTES, &head, &got, err);
-    if (st == GCEV_OK) {
-        if (got && gcev_nettrace_detect(head, got)) {
-            st = gcev_nettrace_open(t, err);
-        } else if (got && gcev_etl_detect(head, got)) {
-            st = gcev_etl_open(t, err);
-        } else if (got == 0) {
-            st = trace_fail(err, GCEV_E_TRUNCATED_FILE, 0, "empty input: no trace header");
-        } else {
-            st = trace_fail(err, GCEV_E_UNSUPPORTED, 0,
-                            "not a trace: supported are .nettrace (V4-V6), .netperf (V1-V3), .etl");
-        }
-    }
+    gcev_error e = {0};
+    gcev_status st = trace_detect(t, path, 0, &e);
     if (st == GCEV_OK && t->opts.order == GCEV_TRACE_ORDER_TIME) {
         t->order = gcev_order_create(0, t->src.max_take);
         if (!t->order) {
-            st = trace_fail(err, GCEV_E_NOMEM, 0, "out of memory");
+            st = trace_fail(&e, GCEV_E_NOMEM, 0, "out of memory");
         }
     }
     if (st != GCEV_OK) {
+        /* the message may live in t, which goes now */
+        msg_put(open_msg, sizeof open_msg, 0,
+                trace_entry_message(t, e.message ? e.message : gcev_status_str(st)));
+        e.message = open_msg;
+        if (err) {
+            *err = e;
+        }
         gcev_trace_close(t);
         return st;
     }
-    t->info.file_size = t->src.read ? 0 : t->src.size;
+    t->info.file_size = t->src.size;
     *out = t;
     return GCEV_OK;
 }
@@ -103,7 +255,7 @@ gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opt
         free(t);
         return st;
     }
-    return trace_start(t, opts, out, err);
+    return trace_start(t, path, opts, out, err);
 }
 
 gcev_status gcev_trace_open_memory(const void *data, size_t size, const gcev_trace_options *opts,
@@ -119,7 +271,7 @@ gcev_status gcev_trace_open_memory(const void *data, size_t size, const gcev_tra
         return trace_fail(err, GCEV_E_NOMEM, 0, "out of memory");
     }
     gcev_source_init_memory(&t->src, data, size);
-    return trace_start(t, opts, out, err);
+    return trace_start(t, NULL, opts, out, err);
 }
 
 gcev_status gcev_trace_open_reader(gcev_read_fn read, void *ctx, const gcev_trace_options *opts,
@@ -134,7 +286,7 @@ gcev_status gcev_trace_open_reader(gcev_read_fn read, void *ctx, const gcev_trac
         return trace_fail(err, GCEV_E_NOMEM, 0, "out of memory");
     }
     gcev_source_init_reader(&t->src, read, ctx);
-    return trace_start(t, opts, out, err);
+    return trace_start(t, NULL, opts, out, err);
 }
 
 const gcev_trace_info *gcev_trace_get_info(const gcev_trace *t)
@@ -162,18 +314,26 @@ static void trace_finish_event(gcev_trace *t, gcev_trace_event *ev)
     }
 }
 
-static gcev_status trace_stick(gcev_trace *t, gcev_status st, const gcev_error *e, gcev_error *err)
+/* Records the reader's end or fault as the trace's sticky result. */
+static void trace_record(gcev_trace *t, gcev_status st, const gcev_error *e)
 {
     t->sticky = st;
     if (e && e->message) {
         t->sticky_err = *e;
     } else {
-        t->sticky_err.code = st;
         t->sticky_err.offset = gcev_source_pos(&t->src);
         t->sticky_err.field = NULL;
         t->sticky_err.message = gcev_status_str(st);
     }
     t->sticky_err.code = st;
+    if (st != GCEV_END) {
+        t->sticky_err.message = trace_entry_message(t, t->sticky_err.message);
+    }
+}
+
+static gcev_status trace_stick(gcev_trace *t, gcev_status st, const gcev_error *e, gcev_error *err)
+{
+    trace_record(t, st, e);
     if (err) {
         *err = t->sticky_err;
     }
@@ -192,7 +352,10 @@ static gcev_status trace_next_timed(gcev_trace *t, gcev_trace_event *ev, gcev_er
             return trace_stick(t, GCEV_E_NOMEM, NULL, err);
         }
         if (t->sticky != GCEV_OK) {
-            return trace_stick(t, t->sticky, &t->sticky_err, err);
+            if (err) {
+                *err = t->sticky_err;
+            }
+            return t->sticky;
         }
         gcev_error e = {0};
         gcev_trace_event tmp;
@@ -207,13 +370,7 @@ static gcev_status trace_next_timed(gcev_trace *t, gcev_trace_event *ev, gcev_er
             continue;
         }
         /* End or fault: release what is buffered first, then report it. */
-        t->sticky = st;
-        t->sticky_err = e;
-        if (!e.message) {
-            t->sticky_err.code = st;
-            t->sticky_err.message = gcev_status_str(st);
-            t->sticky_err.offset = gcev_source_pos(&t->src);
-        }
+        trace_record(t, st, &e);
         gcev_order_barrier(o);
     }
 }
@@ -269,6 +426,7 @@ void gcev_trace_close(gcev_trace *t)
     }
     gcev_order_destroy(t->order);
     gcev_source_close(&t->src);
+    gcev_archive_close(t->archive);
     free(t->drops);
     free(t);
 }

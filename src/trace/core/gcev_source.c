@@ -106,6 +106,9 @@ void gcev_source_close(gcev_source *s)
     if (s->fd >= 0) {
         close(s->fd);
     }
+    if (s->release) {
+        s->release(s->ctx);
+    }
     free(s->buf);
     source_reset(s);
 }
@@ -170,7 +173,9 @@ static gcev_status source_fill(gcev_source *s, size_t n, size_t *got, gcev_error
     while (s->buf_len < n && !s->at_eof) {
         long long r = source_read_some(s, s->buf + s->buf_len, s->buf_cap - s->buf_len);
         if (r < 0) {
-            return source_fail(err, GCEV_E_IO, s->pos + s->buf_len, "read error on the trace input");
+            const char *msg = "read error on the trace input";
+            gcev_status code = s->fault ? s->fault(s->ctx, &msg) : GCEV_E_IO;
+            return source_fail(err, code, s->pos + s->buf_len, msg);
         }
         if (r == 0) {
             s->at_eof = 1;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Byte input for the trace readers: a mapped file, a caller's memory buffer, or a
- * non-seekable read callback. take() returns a view of exactly n bytes; for
- * files and memory it points into the mapping (zero copy), for callbacks into an
- * internal window that grows up to the block-size limit. A view is valid until
- * the next take/skip/close on the same source.
+ * Byte input for the trace readers: a mapped file, a caller's memory buffer, a
+ * non-seekable read callback, or an archive entry inflated as it is read
+ * (gcev_archive.h). take() returns a view of exactly n bytes; for files and
+ * memory it points into the mapping (zero copy), for callbacks and archive
+ * entries into an internal window that grows up to the block-size limit. A view
+ * is valid until the next take/skip/close on the same source.
  */
 #ifndef GCEV_SOURCE_H
 #define GCEV_SOURCE_H
@@ -25,11 +26,17 @@ typedef struct gcev_source {
     int at_eof;
     size_t buf_len; /* callback input: bytes held in buf */
     size_t buf_off; /* callback input: index in buf of the byte at pos */
+    /* callback input that owns its ctx (archive entries): called once by close */
+    void (*release)(void *ctx);
+    /* callback input that can say why a read failed (-1): the status (FORMAT for
+     * corrupt compressed data, TRUNCATED_FILE, IO ...) and a static message */
+    gcev_status (*fault)(void *ctx, const char **msg);
 } gcev_source;
 
 gcev_status gcev_source_init_memory(gcev_source *s, const uint8_t *data, size_t size);
 gcev_status gcev_source_init_file(gcev_source *s, const char *path, gcev_error *err);
 gcev_status gcev_source_init_reader(gcev_source *s, gcev_read_fn read, void *ctx);
+/* Closes the input: unmaps or closes the file, frees the window, releases an owned ctx. */
 void gcev_source_close(gcev_source *s);
 
 /*

@@ -9,6 +9,7 @@
 #ifndef GCEV_TRACE_CORE_H
 #define GCEV_TRACE_CORE_H
 
+#include "gcev_archive.h"
 #include "gcev_source.h"
 
 typedef struct gcev_trace_ops {
@@ -44,6 +45,12 @@ struct gcev_trace {
     /* set by a reader whose next() writes every member of the event itself,
      * so gcev_trace.c need not clear it first */
     int fills_event;
+    /* the ZIP archive src is an entry of, or NULL; a reader may open more of its
+     * entries (gcev_archive.h); closed with the trace */
+    gcev_archive *archive;
+    /* text of an error message that names data (archive entries, offsets inside
+     * an inflated buffer): err->message may point here; lives with the trace */
+    char msg[512];
 };
 
 #endif
