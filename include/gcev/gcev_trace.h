@@ -23,15 +23,17 @@ typedef enum gcev_trace_format {
     GCEV_FORMAT_UNKNOWN = 0,
     GCEV_FORMAT_NETPERF,  /* EventPipe "Microsoft.DotNet.Runtime.EventPipeFile", V1-V3 */
     GCEV_FORMAT_NETTRACE, /* EventPipe "Nettrace", V4-V6 */
-    GCEV_FORMAT_ETL       /* ETW log file */
+    GCEV_FORMAT_ETL,      /* ETW log file */
+    GCEV_FORMAT_CTF       /* CTF 1.8 (LTTng, perfcollect): a trace folder */
 } gcev_trace_format;
 
-/* "netperf", "nettrace", "etl" or "unknown". */
+/* "netperf", "nettrace", "etl", "ctf" or "unknown". */
 GCEV_API const char *gcev_trace_format_name(gcev_trace_format f);
 
 typedef struct gcev_trace_info {
     gcev_trace_format format;
-    uint32_t format_version; /* NetPerf 1-3, NetTrace 4-6 (5 when V5 metadata tags seen), ETL: 0 */
+    uint32_t format_version; /* NetPerf 1-3, NetTrace 4-6 (5 when V5 metadata tags seen), ETL: 0,
+                                CTF: major * 10 + minor (18) */
     uint8_t pointer_size;    /* 4 or 8 (default 8 when the format does not say) */
     uint32_t process_id;
     uint32_t processor_count;
@@ -111,6 +113,15 @@ typedef struct gcev_trace_event {
     uint64_t file_offset; /* where the event record starts (0 for streams if unknown) */
     /* Type codes of `fields`: GCEV_FIELD_TYPES_EVENTPIPE (0) or GCEV_FIELD_TYPES_TDH. */
     uint8_t field_type_system;
+    /*
+     * 1 when the format names the event but gives it no (id, version) (CTF:
+     * kernel events, and runtime events outside gcev's manifest): event_id and
+     * version are then 0 and mean nothing, provider is NULL, and the event is
+     * known by provider_name + event_name alone. 0 for every ETW/EventPipe event.
+     */
+    uint8_t no_event_id;
+    /* The process's name as the trace records it per event (CTF procname), else NULL. */
+    const char *process_name;
 } gcev_trace_event;
 
 /* Reads up to n bytes into buf; returns bytes read, 0 at end, -1 on error. */
@@ -153,6 +164,27 @@ typedef struct gcev_trace gcev_trace;
  * offset inside a decompressed buffer): held by the trace until gcev_trace_close(),
  * or, for an open that failed, in a per-thread buffer valid until the next failing
  * open in the same thread.
+ *
+ * A folder is read as CTF 1.8 (LTTng, as perfcollect writes it): every folder
+ * under `path` holding a "metadata" file is one CTF trace (the kernel/ and
+ * ust/uid/<uid>/<bits>-bit/ trees of a session), its other files are its
+ * per-CPU streams, and all their events come merged in timestamp order
+ * whatever opts->order says. CTF events: timestamp in ns since the Unix epoch
+ * (the trace clock with its offset; clock_frequency 1e9), processor = the
+ * packet's cpu_id, process_id/thread_id/process_name from the stream's event
+ * context (vpid/vtid/procname, or the kernel's pid/tid/procname). The
+ * runtime's tracepoints ("DotNETRuntime:GCStart_V2") are named by their ETW
+ * provider ("Microsoft-Windows-DotNETRuntime") and event name; those of gcev's
+ * manifest carry its (id, version) and their payload rebuilt in the ETW layout
+ * (strings as UTF-16LE), so gcev_decode reads them as from ETW/EventPipe. Other
+ * events have no_event_id = 1: runtime ones keep the payload in ETW layout,
+ * others (kernel: provider_name = the tracer's name, e.g. "lttng-modules")
+ * the CTF bytes of their fields as they are. A fault in one stream file ends
+ * that stream; the other streams are read to their end, then the fault is
+ * reported: err->offset is into that stream file, and err->message (which
+ * names the file) stays valid until gcev_trace_close(). A failed open of a CTF
+ * folder has a message naming the file that is valid in the calling thread
+ * until its next failed open.
  */
 GCEV_API gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opts, gcev_trace **out,
                                           gcev_error *err);

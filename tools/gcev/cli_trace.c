@@ -49,7 +49,7 @@ const char *gcev_cli_provider_label(const gcev_trace_event *ev, char guid_buf[37
 
 const gcev_event_desc *gcev_cli_event_desc(const gcev_trace_event *ev)
 {
-    if (!ev->provider) {
+    if (!ev->provider || ev->no_event_id) {
         return NULL;
     }
     gcev_status st;

@@ -4,6 +4,9 @@
  * Events per (provider, id, version) and the total. Keys are the provider's
  * name (or GUID), id and version, never the event name: TraceEvent-style names
  * merge versions (TraceEvent shows its own names and merges versions).
+ * Events without an id (CTF kernel events and runtime events outside the
+ * manifest) are keyed by provider and name, and listed after the provider's
+ * events with an id.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,7 @@ typedef struct count_row {
     char *provider;
     char *name;
     uint16_t id, version;
+    uint8_t no_id;
     uint64_t count;
 } count_row;
 
@@ -25,9 +29,12 @@ typedef struct count_table {
     size_t last; /* consecutive events often share a key */
 } count_table;
 
-static int row_matches(const count_row *r, const char *prov, uint16_t id, uint16_t ver)
+static int row_matches(const count_row *r, const char *prov, const gcev_trace_event *ev)
 {
-    return r->id == id && r->version == ver && strcmp(r->provider, prov) == 0;
+    if (ev->no_event_id) {
+        return r->no_id && strcmp(r->name, gcev_cli_event_name(ev)) == 0 && strcmp(r->provider, prov) == 0;
+    }
+    return !r->no_id && r->id == ev->event_id && r->version == ev->version && strcmp(r->provider, prov) == 0;
 }
 
 static char *dup_str(const char *s)
@@ -44,12 +51,12 @@ static int count_add(count_table *t, const gcev_trace_event *ev)
 {
     char gbuf[37];
     const char *prov = gcev_cli_provider_label(ev, gbuf);
-    if (t->n && row_matches(&t->rows[t->last], prov, ev->event_id, ev->version)) {
+    if (t->n && row_matches(&t->rows[t->last], prov, ev)) {
         t->rows[t->last].count++;
         return 1;
     }
     for (size_t i = 0; i < t->n; i++) {
-        if (row_matches(&t->rows[i], prov, ev->event_id, ev->version)) {
+        if (row_matches(&t->rows[i], prov, ev)) {
             t->rows[i].count++;
             t->last = i;
             return 1;
@@ -74,6 +81,7 @@ static int count_add(count_table *t, const gcev_trace_event *ev)
     }
     r->id = ev->event_id;
     r->version = ev->version;
+    r->no_id = ev->no_event_id;
     r->count = 1;
     t->last = t->n++;
     return 1;
@@ -85,6 +93,9 @@ static int row_cmp(const void *pa, const void *pb)
     int c = strcmp(a->provider, b->provider);
     if (c) {
         return c;
+    }
+    if (a->no_id || b->no_id) {
+        return a->no_id != b->no_id ? (a->no_id ? 1 : -1) : strcmp(a->name, b->name);
     }
     if (a->id != b->id) {
         return a->id < b->id ? -1 : 1;
@@ -99,7 +110,11 @@ static void print_json(const count_table *t, uint64_t total)
         const count_row *r = &t->rows[i];
         printf("%s\n  {\"provider\": ", i ? "," : "");
         gcev_cli_json_string(stdout, r->provider);
-        printf(", \"id\": %u, \"version\": %u, \"name\": ", r->id, r->version);
+        if (r->no_id) {
+            printf(", \"id\": null, \"version\": null, \"name\": ");
+        } else {
+            printf(", \"id\": %u, \"version\": %u, \"name\": ", r->id, r->version);
+        }
         gcev_cli_json_string(stdout, r->name);
         printf(", \"count\": %llu}", (unsigned long long)r->count);
     }
@@ -110,8 +125,12 @@ static void print_text(const count_table *t, uint64_t total)
 {
     for (size_t i = 0; i < t->n; i++) {
         const count_row *r = &t->rows[i];
-        printf("%10llu  %s id %u v%u %s\n", (unsigned long long)r->count, r->provider, r->id, r->version,
-               r->name);
+        if (r->no_id) {
+            printf("%10llu  %s (no id) %s\n", (unsigned long long)r->count, r->provider, r->name);
+        } else {
+            printf("%10llu  %s id %u v%u %s\n", (unsigned long long)r->count, r->provider, r->id, r->version,
+                   r->name);
+        }
     }
     printf("%10llu  total events\n", (unsigned long long)total);
 }
@@ -119,7 +138,8 @@ static void print_text(const count_table *t, uint64_t total)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gcev count [--format text|json] FILE\n"
-               "Counts the events of a .nettrace/.netperf/.etl trace per provider, id and version.\n"
+               "Counts the events of a .nettrace/.netperf/.etl trace or an LTTng (CTF) trace folder per\n"
+               "provider, id and version (events without an id: per provider and name).\n"
                "FILE may be '-' for standard input.\n");
 }
 

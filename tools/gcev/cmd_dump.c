@@ -88,7 +88,11 @@ static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, c
     if (fmt == FMT_JSONL) {
         printf("{\"provider\":");
         gcev_cli_json_string(stdout, prov);
-        printf(",\"id\":%u,\"version\":%u,\"name\":", ev->event_id, ev->version);
+        if (ev->no_event_id) {
+            printf(",\"id\":null,\"version\":null,\"name\":");
+        } else {
+            printf(",\"id\":%u,\"version\":%u,\"name\":", ev->event_id, ev->version);
+        }
         gcev_cli_json_string(stdout, name);
         printf(",\"ts\":%lld,\"ms\":%.6f,\"pid\":%u,\"tid\":%llu,\"fields\":%s", (long long)ev->timestamp,
                ev->ms, ev->process_id, (unsigned long long)ev->thread_id, fields);
@@ -99,12 +103,19 @@ static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, c
         printf("}\n");
     } else if (fmt == FMT_CSV) {
         csv_field(prov);
-        printf(",%u,%u,", ev->event_id, ev->version);
+        if (ev->no_event_id) {
+            printf(",,,");
+        } else {
+            printf(",%u,%u,", ev->event_id, ev->version);
+        }
         csv_field(name);
         printf(",%lld,%.6f,%u,%llu,", (long long)ev->timestamp, ev->ms, ev->process_id,
                (unsigned long long)ev->thread_id);
         csv_field(fields);
         putchar('\n');
+    } else if (ev->no_event_id) {
+        printf("%12.4f %s/%s pid=%u tid=%llu %s%s%s\n", ev->ms, prov, name, ev->process_id,
+               (unsigned long long)ev->thread_id, fields, problem ? " error: " : "", problem ? problem : "");
     } else {
         printf("%12.4f %s/%s id=%u v%u pid=%u tid=%llu %s%s%s\n", ev->ms, prov, name, ev->event_id,
                ev->version, ev->process_id, (unsigned long long)ev->thread_id, fields,
@@ -115,7 +126,8 @@ static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, c
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gcev dump [--format text|jsonl|csv] [--gc-only] [--sort time] FILE\n"
-               "Prints every event of a .nettrace/.netperf/.etl trace (FILE '-' = standard input).\n"
+               "Prints every event of a .nettrace/.netperf/.etl trace or an LTTng (CTF) trace folder\n"
+               "(FILE '-' = standard input). Events without an id show id and version as null/empty.\n"
                "  --gc-only    only events with a compiled GC schema\n"
                "  --sort time  timestamp order (default: file order)\n");
 }

@@ -4,7 +4,10 @@
  * detection, sticky errors, drop records, the ms clock, provider lookup and
  * the optional timestamp order (gcev_order.h).
  */
+#define _POSIX_C_SOURCE 200809L /* stat */
+
 #include "gcev_archive.h"
+#include "gcev_ctf.h"
 #include "gcev_error.h"
 #include "gcev_order.h"
 #include "gcev_etl.h"
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* 80 = the ETL buffer header (72) + the first record's 8-byte system header
  * prefix, whose marker gcev_etl_detect checks. */
@@ -33,6 +37,8 @@ const char *gcev_trace_format_name(gcev_trace_format f)
         return "nettrace";
     case GCEV_FORMAT_ETL:
         return "etl";
+    case GCEV_FORMAT_CTF:
+        return "ctf";
     default:
         return "unknown";
     }
@@ -106,6 +112,53 @@ static void trace_list_entries(gcev_trace *t, size_t len, int traces_only)
 
 static gcev_status trace_detect(gcev_trace *t, const char *path, int in_archive, gcev_error *err);
 
+/* The entries of an archive as the CTF reader's file set (names live with the archive). */
+typedef struct archive_files {
+    gcev_archive *archive;
+    size_t *index;
+    const char **names;
+} archive_files;
+
+static gcev_status archive_files_open(void *ctx, size_t i, gcev_source *src, gcev_error *err)
+{
+    archive_files *f = ctx;
+    return gcev_archive_open_entry(f->archive, f->index[i], src, err);
+}
+
+static void archive_files_free(void *ctx)
+{
+    archive_files *f = ctx;
+    if (f) {
+        free(f->index);
+        free(f->names);
+        free(f);
+    }
+}
+
+/* An archive holding a CTF trace (a perfcollect .trace.zip): every file entry goes to the CTF reader. */
+static gcev_status trace_open_archive_ctf(gcev_trace *t, gcev_error *err)
+{
+    size_t n = gcev_archive_count(t->archive), k = 0;
+    archive_files *f = calloc(1, sizeof *f);
+    if (!f || !(f->index = calloc(n ? n : 1, sizeof *f->index)) ||
+        !(f->names = calloc(n ? n : 1, sizeof *f->names))) {
+        archive_files_free(f);
+        return trace_fail(err, GCEV_E_NOMEM, 0, "out of memory");
+    }
+    f->archive = t->archive;
+    for (size_t i = 0; i < n; i++) {
+        const gcev_archive_entry *e = gcev_archive_entry_at(t->archive, i);
+        if (!e->is_dir) {
+            f->index[k] = i;
+            f->names[k] = e->name;
+            k++;
+        }
+    }
+    gcev_source_close(&t->src); /* the unmapped file's descriptor, when libzip opened the path */
+    gcev_ctf_files files = {k, f->names, archive_files_open, f, archive_files_free};
+    return gcev_ctf_open(t, &files, err);
+}
+
 /*
  * The input is a ZIP archive: open it over the source (or the file, when it
  * could not be mapped), pick the one trace entry and make it the source.
@@ -122,6 +175,13 @@ static gcev_status trace_open_archive(gcev_trace *t, const char *path, gcev_erro
         return st;
     }
     size_t n = gcev_archive_count(t->archive), pick = n, traces = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gcev_archive_entry *e = gcev_archive_entry_at(t->archive, i);
+        const char *base = strrchr(e->name, '/');
+        if (!e->is_dir && !strcmp(base ? base + 1 : e->name, "metadata")) {
+            return trace_open_archive_ctf(t, err);
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         const gcev_archive_entry *e = gcev_archive_entry_at(t->archive, i);
         if (!e->is_dir && trace_name_is_trace(e->name)) {
@@ -194,8 +254,9 @@ static const char *trace_entry_message(gcev_trace *t, const char *msg)
     return t->msg;
 }
 
-/* Opens the trace in t->src (path: the file's, when it has one). Takes ownership of t. */
-static gcev_status trace_start(gcev_trace *t, const char *path, const gcev_trace_options *opts,
+/* Opens the trace in t->src (path: the file's, when it has one), or the folder at path
+ * (folder = 1: a CTF trace tree). Takes ownership of t. */
+static gcev_status trace_start(gcev_trace *t, const char *path, int folder, const gcev_trace_options *opts,
                                gcev_trace **out, gcev_error *err)
 {
     if (opts) {
@@ -206,8 +267,8 @@ static gcev_status trace_start(gcev_trace *t, const char *path, const gcev_trace
     }
     t->info.pointer_size = 8;
     gcev_error e = {0};
-    gcev_status st = trace_detect(t, path, 0, &e);
-    if (st == GCEV_OK && t->opts.order == GCEV_TRACE_ORDER_TIME) {
+    gcev_status st = folder ? gcev_ctf_open_dir(t, path, &e) : trace_detect(t, path, 0, &e);
+    if (st == GCEV_OK && t->opts.order == GCEV_TRACE_ORDER_TIME && !t->time_ordered) {
         t->order = gcev_order_create(0, t->src.max_take);
         if (!t->order) {
             st = trace_fail(&e, GCEV_E_NOMEM, 0, "out of memory");
@@ -224,7 +285,9 @@ static gcev_status trace_start(gcev_trace *t, const char *path, const gcev_trace
         gcev_trace_close(t);
         return st;
     }
-    t->info.file_size = t->src.size;
+    if (t->info.format != GCEV_FORMAT_CTF) {
+        t->info.file_size = t->src.size; /* CTF: the reader adds up its files */
+    }
     *out = t;
     return GCEV_OK;
 }
@@ -250,12 +313,16 @@ gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opt
     if (!t) {
         return trace_fail(err, GCEV_E_NOMEM, 0, "out of memory");
     }
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        return trace_start(t, path, 1, opts, out, err); /* an LTTng (CTF) trace folder */
+    }
     gcev_status st = gcev_source_init_file(&t->src, path, err);
     if (st != GCEV_OK) {
         free(t);
         return st;
     }
-    return trace_start(t, path, opts, out, err);
+    return trace_start(t, path, 0, opts, out, err);
 }
 
 gcev_status gcev_trace_open_memory(const void *data, size_t size, const gcev_trace_options *opts,
@@ -271,7 +338,7 @@ gcev_status gcev_trace_open_memory(const void *data, size_t size, const gcev_tra
         return trace_fail(err, GCEV_E_NOMEM, 0, "out of memory");
     }
     gcev_source_init_memory(&t->src, data, size);
-    return trace_start(t, NULL, opts, out, err);
+    return trace_start(t, NULL, 0, opts, out, err);
 }
 
 gcev_status gcev_trace_open_reader(gcev_read_fn read, void *ctx, const gcev_trace_options *opts,
@@ -286,7 +353,7 @@ gcev_status gcev_trace_open_reader(gcev_read_fn read, void *ctx, const gcev_trac
         return trace_fail(err, GCEV_E_NOMEM, 0, "out of memory");
     }
     gcev_source_init_reader(&t->src, read, ctx);
-    return trace_start(t, NULL, opts, out, err);
+    return trace_start(t, NULL, 0, opts, out, err);
 }
 
 const gcev_trace_info *gcev_trace_get_info(const gcev_trace *t)
@@ -391,6 +458,10 @@ gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
     }
     if (!t->fills_event) {
         memset(ev, 0, sizeof *ev);
+    } else {
+        /* members added after the reader's fill_event() was written */
+        ev->no_event_id = 0;
+        ev->process_name = NULL;
     }
     gcev_error e = {0};
     gcev_status st = t->ops->next(t, ev, &e);

@@ -51,6 +51,9 @@ struct gcev_trace {
     /* text of an error message that names data (archive entries, offsets inside
      * an inflated buffer): err->message may point here; lives with the trace */
     char msg[512];
+    /* set by a reader whose next() already yields timestamp order (CTF merges its
+     * per-CPU streams): GCEV_TRACE_ORDER_TIME then needs no reordering */
+    int time_ordered;
 };
 
 #endif
