@@ -9,6 +9,7 @@
  * message naming the stream file and its offset in that file. So every event
  * before a fault is delivered.
  */
+#define _POSIX_C_SOURCE 200809L /* opendir, stat, mkdtemp, truncate */
 #include "gcev_ctf.h"
 
 #include <dirent.h>
@@ -1012,7 +1013,9 @@ gcev_status gcev_ctf_open_dir(gcev_trace *t, const char *path, gcev_error *err)
         dir_destroy(d);
         return st;
     }
-    qsort(d->names, d->n, sizeof *d->names, name_cmp);
+    if (d->n > 1) {
+        qsort(d->names, d->n, sizeof *d->names, name_cmp);
+    }
     gcev_ctf_files f = {d->n, (const char *const *)d->names, dir_open, d, dir_destroy};
     if (!gcev_ctf_detect_names(f.names, f.n)) {
         dir_destroy(d);

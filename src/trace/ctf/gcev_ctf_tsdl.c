@@ -1554,6 +1554,9 @@ const gcev_ctf_stream_class *gcev_ctf_meta_stream(const gcev_ctf_meta *m, uint64
 const gcev_ctf_event_class *gcev_ctf_meta_event(const gcev_ctf_meta *m, const gcev_ctf_stream_class *s,
                                                 uint64_t id)
 {
+    if (s->nevents == 0) {
+        return NULL;
+    }
     const gcev_ctf_event_class *ev = m->events + s->first_event;
     size_t lo = 0, hi = s->nevents;
     while (lo < hi) {

@@ -1,0 +1,912 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CTF (LTTng) reader on small hand-written traces: the TSDL parser on
+ * small metadata (model and errors with their line), packetized metadata, the
+ * bit reader, then whole traces written here (metadata text + stream files in
+ * a temporary folder): compact and large event headers with their extended
+ * forms, 27-bit timestamp wrap-around, the clock offset, the event context,
+ * payloads rebuilt in the ETW layout, the merge of two streams, every
+ * truncation of a stream file, and hostile packets.
+ */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, strdup */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <gcev/gcev.h>
+
+#include "gcev_ctf_decode.h"
+#include "gcev_ctf_meta.h"
+
+/* ---- TSDL parser -------------------------------------------------------------- */
+
+static gcev_status parse(const char *text, gcev_ctf_meta *m, gcev_ctf_meta_error *e)
+{
+    return gcev_ctf_meta_parse(text, strlen(text), m, e);
+}
+
+static const char SMALL[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := unsigned long;\n"
+    "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+    "trace { major = 1; minor = 8; byte_order = be;\n"
+    "  uuid = \"e0fe85b7-b861-46a3-8c39-88de301a4385\";\n"
+    "  packet.header := struct { uint32_t magic; uint8_t uuid[16]; uint32_t stream_id; };\n"
+    "};\n"
+    "env { hostname = \"h\"; tracer_major = 2; architecture_bit_width = 32; };\n"
+    "clock { name = \"monotonic\"; freq = 1000; offset_s = -3; offset = 7; };\n"
+    "typealias integer { size = 27; align = 1; signed = false; map = clock.monotonic.value; }"
+    " := uint27_clock_t;\n"
+    "typedef struct { uint32_t a; unsigned long b; } pair_t;\n"
+    "struct hdr { enum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+    "  variant <id> { struct { uint27_clock_t timestamp; } compact;\n"
+    "                 struct { uint32_t id; unsigned long timestamp; } extended; } v;\n"
+    "} align(8);\n"
+    "callsite { name = \"x\"; func = \"f\"; ip = 0x1234; file = \"a.c\"; line = 3; };\n"
+    "stream { id = 3; event.header := struct hdr; };\n"
+    "event { name = \"p:two\"; id = 2; stream_id = 3; loglevel = -1;\n"
+    "  fields := struct { pair_t p; string s; uint8_t n; uint32_t seq[n]; "
+    "floating_point { exp_dig = 11; mant_dig = 53; align = 8; } d;\n"
+    "    enum e : uint8_t { A, B = 5, \"C C\" = 7 ... 9, D } k; };\n"
+    "};\n"
+    "event { name = \"p:one\"; id = 1; stream_id = 3; fields := struct { uint8_t x, y[2][3]; }; };\n";
+
+static void test_tsdl_small_model(void **state)
+{
+    (void)state;
+    gcev_ctf_meta m;
+    gcev_ctf_meta_error e;
+    assert_int_equal(parse(SMALL, &m, &e), GCEV_OK);
+    assert_int_equal(m.big_endian, 1);
+    assert_int_equal(m.has_uuid, 1);
+    assert_int_equal(m.uuid[0], 0xe0);
+    assert_int_equal(m.uuid[15], 0x85);
+    assert_int_equal(m.nclocks, 1);
+    assert_int_equal(m.clocks[0].freq, 1000);
+    assert_int_equal(m.clocks[0].offset_s, -3);
+    assert_int_equal(m.clocks[0].offset, 7);
+    const gcev_ctf_env *env = gcev_ctf_meta_env(&m, "architecture_bit_width");
+    assert_non_null(env);
+    assert_null(env->str);
+    assert_int_equal(env->num, 32);
+    assert_string_equal(gcev_ctf_meta_env(&m, "hostname")->str, "h");
+    assert_int_equal(m.nstreams, 1);
+    const gcev_ctf_stream_class *sc = gcev_ctf_meta_stream(&m, 3);
+    assert_non_null(sc);
+    assert_int_equal(sc->nevents, 2);
+    /* the header: enum id (5 bits, align 1), variant, struct align(8) */
+    const gcev_ctf_type *h = sc->event_header;
+    assert_int_equal(h->kind, GCEV_CTF_STRUCT);
+    assert_int_equal(h->align, 8);
+    assert_int_equal(h->nfields, 2);
+    const gcev_ctf_type *id = h->fields[0].type;
+    assert_int_equal(id->kind, GCEV_CTF_ENUM);
+    assert_int_equal(id->size, 5);
+    assert_int_equal(id->align, 1);
+    assert_int_equal(id->nentries, 2);
+    assert_string_equal(gcev_ctf_enum_label(id, 30), "compact");
+    assert_string_equal(gcev_ctf_enum_label(id, 31), "extended");
+    const gcev_ctf_type *v = h->fields[1].type;
+    assert_int_equal(v->kind, GCEV_CTF_VARIANT);
+    assert_string_equal(v->ref, "id");
+    const gcev_ctf_type *ts = v->fields[0].type->fields[0].type;
+    assert_int_equal(ts->size, 27);
+    assert_int_equal(ts->has_clock, 1);
+    assert_int_equal(ts->clock, 0);
+    /* events are sorted by id within the stream */
+    const gcev_ctf_event_class *one = gcev_ctf_meta_event(&m, sc, 1);
+    const gcev_ctf_event_class *two = gcev_ctf_meta_event(&m, sc, 2);
+    assert_non_null(one);
+    assert_non_null(two);
+    assert_null(gcev_ctf_meta_event(&m, sc, 3));
+    assert_string_equal(one->name, "p:one");
+    assert_int_equal(two->loglevel, -1);
+    /* uint8_t x, y[2][3]: an array of 2 arrays of 3 */
+    const gcev_ctf_type *y = one->fields->fields[1].type;
+    assert_int_equal(y->kind, GCEV_CTF_ARRAY);
+    assert_int_equal(y->length, 2);
+    assert_int_equal(y->elem->kind, GCEV_CTF_ARRAY);
+    assert_int_equal(y->elem->length, 3);
+    const gcev_ctf_type *f = two->fields;
+    assert_int_equal(f->nfields, 6);
+    assert_int_equal(f->fields[0].type->kind, GCEV_CTF_STRUCT);    /* typedef'd struct */
+    assert_int_equal(f->fields[0].type->fields[1].type->size, 64); /* "unsigned long" */
+    assert_int_equal(f->fields[1].type->kind, GCEV_CTF_STRING);
+    assert_int_equal(f->fields[3].type->kind, GCEV_CTF_SEQUENCE);
+    assert_string_equal(f->fields[3].type->ref, "n");
+    assert_int_equal(f->fields[4].type->kind, GCEV_CTF_FLOAT);
+    assert_int_equal(f->fields[4].type->size, 64);
+    const gcev_ctf_type *k = f->fields[5].type;
+    assert_int_equal(k->nentries, 4);
+    assert_string_equal(gcev_ctf_enum_label(k, 0), "A");
+    assert_string_equal(gcev_ctf_enum_label(k, 5), "B");
+    assert_string_equal(gcev_ctf_enum_label(k, 8), "C C");
+    assert_string_equal(gcev_ctf_enum_label(k, 10), "D");
+    assert_null(gcev_ctf_enum_label(k, 6));
+    gcev_ctf_meta_free(&m);
+}
+
+typedef struct bad_case {
+    const char *text;
+    gcev_status code;
+    uint32_t line;
+    const char *msg;
+} bad_case;
+
+static void test_tsdl_errors_name_line_and_cause(void **state)
+{
+    (void)state;
+    static const bad_case cases[] = {
+        {"/* CTF 1.8 */\n/* never closed", GCEV_E_FORMAT, 2, "unterminated comment"},
+        {"typealias integer { size = 8; } := u8;\nstream { event.header := struct { u9 x; }; };",
+         GCEV_E_FORMAT, 2, "type 'u9' is not declared"},
+        {"typealias integer { size = 0; } := u0;", GCEV_E_UNSUPPORTED, 1, "integer size 0"},
+        {"typealias integer { size = 65; } := u65;", GCEV_E_UNSUPPORTED, 1, "integer size 65"},
+        {"typealias integer { align = 8; } := u;", GCEV_E_FORMAT, 1, "integer without a size"},
+        {"typealias integer { size = 8; align = 3; } := u;", GCEV_E_FORMAT, 1, "power of two"},
+        {"typealias floating_point { exp_dig = 5; mant_dig = 11; } := half;", GCEV_E_UNSUPPORTED, 1,
+         "only 32-bit and 64-bit"},
+        {"typealias string := s;\ntypealias enum : s { A } := e;", GCEV_E_FORMAT, 2, "must be an integer"},
+        {"trace { major = 2; };", GCEV_E_UNSUPPORTED, 1, "CTF major version 2"},
+        {"trace { byte_order = native; };", GCEV_E_FORMAT, 1, "le or be"},
+        {"event { name = \"a\"; id = 1; };\nevent { name = \"b\"; id = 1; };", GCEV_E_FORMAT, 2,
+         "event id 1 declared twice"},
+        {"stream { id = 0; };\nevent { name = \"a\"; stream_id = 4; };", GCEV_E_FORMAT, 2, "stream 4"},
+        {"stream { id = 1; };\nstream { id = 1; };", GCEV_E_FORMAT, 2, "stream id 1 declared twice"},
+        {"env { x = 99999999999999999999; };", GCEV_E_FORMAT, 1, "64 bits"},
+        {"env { x = \"a\nb\"; };", GCEV_E_FORMAT, 1, "newline inside a string"},
+        {"frobnicate { };", GCEV_E_FORMAT, 1, "unexpected 'frobnicate'"},
+        {"typealias integer { size = 8; } := u8;\nevent { fields := struct { u8 x; } };", GCEV_E_FORMAT, 2,
+         "expected ';'"},
+        {"event { fields := u; };", GCEV_E_FORMAT, 1, "type 'u' is not declared"},
+        {"clock { name = c; freq = 0; };", GCEV_E_FORMAT, 1, "freq must not be 0"},
+        {"typealias struct nope := x;", GCEV_E_FORMAT, 1, "struct 'nope' is not declared"},
+        {"env { a = 1; } @", GCEV_E_FORMAT, 1, "unexpected character '@'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gcev_ctf_meta m;
+        gcev_ctf_meta_error e;
+        gcev_status st = parse(cases[i].text, &m, &e);
+        if (st != cases[i].code || e.line != cases[i].line || !strstr(e.message, cases[i].msg)) {
+            fail_msg("case %zu: got %s line %u '%s', want %s line %u '%s'", i, gcev_status_str(st), e.line,
+                     e.message, gcev_status_str(cases[i].code), cases[i].line, cases[i].msg);
+        }
+        assert_null(m.arena);
+    }
+}
+
+/* Hostile metadata: nesting, long lists and big arrays are bounded, never a crash. */
+static void test_tsdl_limits(void **state)
+{
+    (void)state;
+    /* 40 nested anonymous structs */
+    char buf[8192];
+    size_t k = 0;
+    k += (size_t)snprintf(buf + k, sizeof buf - k, "typealias integer { size = 8; } := u8;\ntypealias ");
+    for (int i = 0; i < 40; i++) {
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "struct { ");
+    }
+    k += (size_t)snprintf(buf + k, sizeof buf - k, "u8 x; ");
+    for (int i = 0; i < 40; i++) {
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "} f%d; ", i);
+    }
+    gcev_ctf_meta m;
+    gcev_ctf_meta_error e;
+    assert_int_equal(parse(buf, &m, &e), GCEV_E_LIMIT);
+    assert_non_null(strstr(e.message, "nested deeper than 32"));
+    /* 70000 fields in one struct */
+    size_t n = 70000;
+    char *big = malloc(n * 12 + 200);
+    assert_non_null(big);
+    k = (size_t)sprintf(big, "typealias integer { size = 8; } := u8;\nevent { fields := struct {");
+    for (size_t i = 0; i < n; i++) {
+        k += (size_t)sprintf(big + k, "u8 a%zu;", i);
+    }
+    strcpy(big + k, "}; };");
+    assert_int_equal(parse(big, &m, &e), GCEV_E_LIMIT);
+    assert_non_null(strstr(e.message, "more than 65536 fields"));
+    free(big);
+}
+
+static void test_metadata_packets_unpacked(void **state)
+{
+    (void)state;
+    const char *text = "/* CTF 1.8 */ env { a = 1; };";
+    size_t tl = strlen(text);
+    /* two packets, the second padded past its content */
+    uint8_t pk[2 * 37 + 64];
+    memset(pk, 0, sizeof pk);
+    size_t split = 10, pos = 0;
+    for (int i = 0; i < 2; i++) {
+        size_t n = i == 0 ? split : tl - split;
+        size_t psize = 37 + n + (i == 1 ? 16 : 0);
+        uint8_t *h = pk + pos;
+        h[0] = 0x57, h[1] = 0x1d, h[2] = 0xd1, h[3] = 0x75;
+        uint32_t c = (uint32_t)(37 + n) * 8, p = (uint32_t)psize * 8;
+        memcpy(h + 24, &c, 4); /* little-endian host assumed by the fixture: checked below */
+        memcpy(h + 28, &p, 4);
+        h[35] = 1, h[36] = 8;
+        memcpy(h + 37, text + (i == 0 ? 0 : split), n);
+        pos += psize;
+    }
+    uint16_t one = 1;
+    uint8_t first;
+    memcpy(&first, &one, 1);
+    if (first != 1) {
+        skip(); /* the fixture writes host-order sizes */
+    }
+    char *out;
+    size_t len;
+    gcev_ctf_meta_error e;
+    assert_int_equal(gcev_ctf_metadata_text(pk, pos, &out, &len, &e), GCEV_OK);
+    assert_int_equal(len, tl);
+    assert_memory_equal(out, text, tl);
+    free(out);
+    /* cut inside the second packet's content */
+    assert_int_equal(gcev_ctf_metadata_text(pk, 37 + split + 37 + 2, &out, &len, &e), GCEV_E_TRUNCATED_FILE);
+    assert_int_equal(e.offset, 37 + split);
+    assert_null(out);
+    /* a bad magic in the second packet */
+    pk[37 + split] = 0;
+    assert_int_equal(gcev_ctf_metadata_text(pk, pos, &out, &len, &e), GCEV_E_FORMAT);
+    assert_int_equal(e.offset, 37 + split);
+    /* neither packets nor "/ * CTF" text */
+    assert_int_equal(gcev_ctf_metadata_text((const uint8_t *)"trace {", 7, &out, &len, &e), GCEV_E_FORMAT);
+}
+
+static void test_read_bits_both_orders(void **state)
+{
+    (void)state;
+    /* 0b10110011 0b01011100 */
+    const uint8_t d[] = {0xB3, 0x5C, 0xFF, 0x00, 0x12, 0x34, 0x56, 0x78, 0x9A};
+    /* little-endian: bit 0 = LSB of byte 0 */
+    assert_int_equal(gcev_ctf_read_bits(d, 0, 5, 0), 0x13);
+    assert_int_equal(gcev_ctf_read_bits(d, 5, 27, 0), (uint64_t)(0x00FF5CB3u >> 5));
+    assert_int_equal(gcev_ctf_read_bits(d, 4, 8, 0), 0xCB);
+    /* big-endian: bit 0 = MSB of byte 0 */
+    assert_int_equal(gcev_ctf_read_bits(d, 0, 5, 1), 0x16);
+    assert_int_equal(gcev_ctf_read_bits(d, 4, 8, 1), 0x35);
+    assert_int_equal(gcev_ctf_read_bits(d, 0, 16, 1), 0xB35C);
+    assert_int_equal(gcev_ctf_read_bits(d, 0, 16, 0), 0x5CB3);
+    assert_true(gcev_ctf_read_bits(d, 1, 64, 0) == (((uint64_t)0x9A << 63) | (0x7856341200FF5CB3ull >> 1)));
+}
+
+/* ---- whole traces ---------------------------------------------------------------- */
+
+typedef struct bw {
+    uint8_t *d;
+    size_t cap;
+    uint64_t bits;
+} bw;
+
+static void bw_bits(bw *w, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++, w->bits++) {
+        size_t byte = (size_t)(w->bits / 8);
+        if (byte >= w->cap) {
+            size_t cap = w->cap ? w->cap * 2 : 256;
+            w->d = realloc(w->d, cap);
+            assert_non_null(w->d);
+            memset(w->d + w->cap, 0, cap - w->cap);
+            w->cap = cap;
+        }
+        if ((v >> i) & 1) {
+            w->d[byte] |= (uint8_t)(1u << (w->bits % 8));
+        }
+    }
+}
+
+static void bw_align(bw *w, unsigned a)
+{
+    while (w->bits % a) {
+        bw_bits(w, 0, 1);
+    }
+}
+
+static void bw_int(bw *w, uint64_t v, unsigned bits)
+{
+    bw_align(w, 8);
+    bw_bits(w, v, bits);
+}
+
+static void bw_str(bw *w, const char *s)
+{
+    do {
+        bw_int(w, (uint8_t)*s, 8);
+    } while (*s++);
+}
+
+static void bw_put64_at(bw *w, uint64_t bitpos, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        w->d[bitpos / 8 + (uint64_t)i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+enum { HDR_COMPACT, HDR_LARGE };
+
+static char *trace_metadata(int header)
+{
+    static const char *tmpl =
+        "/* CTF 1.8 */\n"
+        "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+        "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+        "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+        "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+        "typealias integer { size = 64; align = 8; signed = false; } := unsigned long;\n"
+        "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+        "typealias integer { size = 27; align = 1; signed = false; } := uint27_t;\n"
+        "trace { major = 1; minor = 8; uuid = \"00112233-4455-6677-8899-aabbccddeeff\"; byte_order = le;\n"
+        "  packet.header := struct { uint32_t magic; uint8_t uuid[16]; uint32_t stream_id; uint64_t "
+        "stream_instance_id; }; };\n"
+        "env { domain = \"ust\"; tracer_name = \"lttng-ust\"; architecture_bit_width = 64; };\n"
+        "clock { name = \"monotonic\"; freq = 1000000000; offset_s = 1; offset = 500; };\n"
+        "typealias integer { size = 27; align = 1; signed = false; map = clock.monotonic.value; } := "
+        "uint27_clock_monotonic_t;\n"
+        "typealias integer { size = 32; align = 8; signed = false; map = clock.monotonic.value; } := "
+        "uint32_clock_monotonic_t;\n"
+        "typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := "
+        "uint64_clock_monotonic_t;\n"
+        "struct packet_context { uint64_clock_monotonic_t timestamp_begin; uint64_clock_monotonic_t "
+        "timestamp_end;\n"
+        "  uint64_t content_size; uint64_t packet_size; uint64_t packet_seq_num; unsigned long "
+        "events_discarded;\n"
+        "  uint32_t cpu_id; };\n"
+        "struct event_header_compact { enum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+        "  variant <id> { struct { uint27_clock_monotonic_t timestamp; } compact;\n"
+        "    struct { uint32_t id; uint64_clock_monotonic_t timestamp; } extended; } v; } align(8);\n"
+        "struct event_header_large { enum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;\n"
+        "  variant <id> { struct { uint32_clock_monotonic_t timestamp; } compact;\n"
+        "    struct { uint32_t id; uint64_clock_monotonic_t timestamp; } extended; } v; } align(8);\n"
+        "stream { id = 0; event.header := struct %s; packet.context := struct packet_context;\n"
+        "  event.context := struct { integer { size = 32; align = 8; signed = 1; } _vpid;\n"
+        "    integer { size = 32; align = 8; signed = 1; } _vtid;\n"
+        "    integer { size = 8; align = 8; signed = 1; encoding = UTF8; } _procname[17]; }; };\n"
+        "event { name = \"DotNETRuntime:GCStart_V2\"; id = 0; stream_id = 0; loglevel = 13; fields := struct "
+        "{\n"
+        "  uint32_t _Count; uint32_t _Depth; uint32_t _Reason; uint32_t _Type; uint16_t _ClrInstanceID;\n"
+        "  uint64_t _ClientSequenceNumber; }; };\n"
+        "event { name = \"DotNETRuntimePrivate:PrvFinalizeObject\"; id = 1; stream_id = 0; fields := struct "
+        "{\n"
+        "  uint64_t _TypeID; uint64_t _ObjectID; uint16_t _ClrInstanceID; string _TypeName; }; };\n"
+        "event { name = \"DotNETRuntime:GCHeapStats_V1\"; id = 2; stream_id = 0; fields := struct {\n"
+        "  uint32_t _length; uint32_t ____data___length;\n"
+        "  integer { size = 8; align = 8; signed = 1; } ___data__[ ____data___length ]; }; };\n"
+        "event { name = \"sched_process_exit\"; id = 3; stream_id = 0; fields := struct {\n"
+        "  integer { size = 8; align = 8; signed = 0; encoding = UTF8; } _comm[16];\n"
+        "  integer { size = 32; align = 8; signed = 1; } _tid; }; };\n"
+        "event { name = \"DotNETRuntime:GCEnd_V1\"; id = 4; stream_id = 0; fields := struct {\n"
+        "  uint32_t _Count; uint32_t _Deep; uint16_t _ClrInstanceID; }; };\n"
+        "event { name = \"DotNETRuntime:ThreadCreating\"; id = 40; stream_id = 0; fields := struct {\n"
+        "  uint64_t _ID; uint16_t _ClrInstanceID; }; };\n";
+    size_t n = strlen(tmpl) + 64;
+    char *s = malloc(n);
+    assert_non_null(s);
+    snprintf(s, n, tmpl, header == HDR_COMPACT ? "event_header_compact" : "event_header_large");
+    return s;
+}
+
+typedef struct ev_spec {
+    int cls;     /* 0 GCStart_V2, 1 PrvFinalizeObject, 2 GCHeapStats blob, 3 kernel-like, 4 mismatched, 40 */
+    uint64_t ts; /* cycles */
+    uint32_t a;  /* a value for the fields */
+    int packet;  /* packet index this event goes in */
+} ev_spec;
+
+typedef struct built {
+    bw w;
+    size_t nev;
+    uint64_t ev_start[64], ev_end[64]; /* byte offsets in the file */
+    uint64_t pkt_start[8], pkt_end[8];
+    size_t npkt;
+} built;
+
+static const uint8_t UUID[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                                 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+
+static void write_fields(bw *w, const ev_spec *e)
+{
+    switch (e->cls) {
+    case 0:
+        bw_int(w, e->a, 32);
+        bw_int(w, 2, 32);
+        bw_int(w, 3, 32);
+        bw_int(w, 1, 32);
+        bw_int(w, 7, 16);
+        bw_int(w, 0x1122334455667788ull, 64);
+        break;
+    case 1:
+        bw_int(w, 0xAAAA, 64);
+        bw_int(w, e->a, 64);
+        bw_int(w, 9, 16);
+        bw_str(w, "Sys\xc3\xa9m.\xf0\x9f\x98\x80"); /* é and an emoji (a surrogate pair) */
+        break;
+    case 2:
+        bw_int(w, 94, 32);
+        bw_int(w, 94, 32);
+        for (unsigned i = 0; i < 94; i++) {
+            bw_int(w, (uint8_t)(i + e->a), 8);
+        }
+        break;
+    case 3:
+        for (unsigned i = 0; i < 16; i++) {
+            bw_int(w, i < 4 ? (uint8_t) "bash"[i] : 0, 8);
+        }
+        bw_int(w, e->a, 32);
+        break;
+    case 4:
+        bw_int(w, e->a, 32);
+        bw_int(w, 0, 32);
+        bw_int(w, 0, 16);
+        break;
+    default:
+        bw_int(w, e->a, 64);
+        bw_int(w, 0, 16);
+        break;
+    }
+}
+
+/* One stream file: packets of events (each packet padded to a multiple of 64 bytes + 32). */
+static void build_stream(built *b, int header, const ev_spec *evs, size_t n, uint32_t cpu)
+{
+    memset(b, 0, sizeof *b);
+    bw *w = &b->w;
+    uint64_t last = 0;
+    size_t i = 0;
+    for (int pk = 0; i < n; pk++) {
+        uint64_t pstart = w->bits;
+        b->pkt_start[b->npkt] = pstart / 8;
+        bw_int(w, 0xC1FC1FC1u, 32);
+        for (int k = 0; k < 16; k++) {
+            bw_int(w, UUID[k], 8);
+        }
+        bw_int(w, 0, 32);
+        bw_int(w, 0, 64);
+        uint64_t tb = evs[i].ts;
+        bw_int(w, tb, 64);
+        uint64_t te_pos = w->bits;
+        bw_int(w, 0, 64);
+        uint64_t cs_pos = w->bits;
+        bw_int(w, 0, 64);
+        uint64_t ps_pos = w->bits;
+        bw_int(w, 0, 64);
+        bw_int(w, (uint64_t)pk, 64);
+        bw_int(w, 0, 64);
+        bw_int(w, cpu, 32);
+        last = tb;
+        uint64_t tlast = tb;
+        for (; i < n && evs[i].packet == pk; i++) {
+            const ev_spec *e = &evs[i];
+            bw_align(w, 8);
+            b->ev_start[b->nev] = w->bits / 8;
+            unsigned id = (unsigned)e->cls;
+            if (header == HDR_COMPACT) {
+                if (id < 31 && e->ts - last < (1u << 27)) {
+                    bw_bits(w, id, 5);
+                    bw_bits(w, e->ts & ((1u << 27) - 1), 27);
+                } else {
+                    bw_bits(w, 31, 5);
+                    bw_int(w, id, 32);
+                    bw_int(w, e->ts, 64);
+                }
+            } else {
+                if (e->ts - last <= UINT32_MAX && (e->ts >> 32) == (last >> 32)) {
+                    bw_int(w, id, 16);
+                    bw_int(w, e->ts & 0xFFFFFFFFu, 32);
+                } else {
+                    bw_int(w, 65535, 16);
+                    bw_int(w, id, 32);
+                    bw_int(w, e->ts, 64);
+                }
+            }
+            last = e->ts;
+            tlast = e->ts;
+            bw_int(w, 1000 + cpu, 32);
+            bw_int(w, e->a, 32);
+            const char *pn = "dotnet";
+            for (unsigned k = 0; k < 17; k++) {
+                bw_int(w, k < strlen(pn) ? (uint8_t)pn[k] : 0, 8);
+            }
+            write_fields(w, e);
+            b->ev_end[b->nev] = (w->bits + 7) / 8;
+            b->nev++;
+        }
+        uint64_t content = w->bits - pstart;
+        uint64_t psize = (content / 8 / 64 + 1) * 64 + 32;
+        while (w->bits < pstart + psize * 8) {
+            bw_bits(w, 0, 8);
+        }
+        bw_put64_at(w, te_pos, tlast);
+        bw_put64_at(w, cs_pos, content);
+        bw_put64_at(w, ps_pos, psize * 8);
+        b->pkt_end[b->npkt] = (pstart / 8) + psize;
+        b->npkt++;
+    }
+}
+
+static char *make_dir(void)
+{
+    const char *base = getenv("GCEV_BINARY_DIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/ctf-test-XXXXXX", base ? base : "/tmp");
+    char *d = mkdtemp(tmpl);
+    assert_non_null(d);
+    return strdup(d);
+}
+
+static void write_file(const char *dir, const char *name, const void *data, size_t n)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    if (n) {
+        assert_int_equal(fwrite(data, 1, n, f), n);
+    }
+    fclose(f);
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static const ev_spec EVENTS[] = {
+    {0, 100, 1, 0},
+    {1, 200, 0x1000, 0},
+    {2, 300, 5, 0},
+    {3, 400, 77, 0},
+    /* the 27-bit timestamp wraps: compact headers across 2^27 */
+    {4, (1u << 27) - 5, 8, 0},
+    {0, (1u << 27) + 10, 2, 0},
+    /* a jump too big for 27 bits: extended header */
+    {0, (1ull << 33) + 3, 3, 1},
+    /* id >= 31: extended header */
+    {40, (1ull << 33) + 4, 99, 1},
+    {0, (1ull << 33) + 5, 4, 1},
+};
+enum { NEVENTS = sizeof EVENTS / sizeof EVENTS[0] };
+
+static char *write_trace(int header, built *b)
+{
+    char *dir = make_dir();
+    char *meta = trace_metadata(header);
+    write_file(dir, "metadata", meta, strlen(meta));
+    free(meta);
+    build_stream(b, header, EVENTS, NEVENTS, 2);
+    write_file(dir, "channel0_2", b->w.d, (size_t)(b->w.bits / 8));
+    return dir;
+}
+
+static const uint64_t NS0 = 1000000000ull + 500; /* offset_s = 1, offset = 500 cycles at 1 GHz */
+
+static void check_event(const gcev_trace_event *ev, const ev_spec *e)
+{
+    assert_int_equal(ev->timestamp, (int64_t)(e->ts + NS0));
+    assert_int_equal(ev->process_id, 1002);
+    assert_int_equal(ev->thread_id, e->a);
+    assert_int_equal(ev->processor, 2);
+    assert_string_equal(ev->process_name, "dotnet");
+    assert_int_equal(ev->pointer_size, 8);
+    switch (e->cls) {
+    case 0: {
+        assert_string_equal(ev->provider_name, "Microsoft-Windows-DotNETRuntime");
+        assert_string_equal(ev->event_name, "GCStart_V2");
+        assert_int_equal(ev->no_event_id, 0);
+        assert_int_equal(ev->event_id, 1);
+        assert_int_equal(ev->version, 2);
+        assert_non_null(ev->provider);
+        assert_int_equal(ev->payload_size, 26);
+        gcev_input in = {ev->provider,     ev->event_id, ev->version,
+                         ev->pointer_size, ev->payload,  ev->payload_size};
+        gcev_event d;
+        assert_int_equal(gcev_decode(&in, &d, NULL), GCEV_OK);
+        assert_int_equal(d.consumed, 26);
+        assert_int_equal(d.u.gc_start.count, e->a);
+        assert_int_equal(d.u.gc_start.depth, 2);
+        assert_int_equal(d.u.gc_start.reason, 3);
+        assert_int_equal(d.u.gc_start.type, 1);
+        assert_int_equal(d.u.gc_start.clr_instance_id, 7);
+        assert_true(d.u.gc_start.client_sequence_number == 0x1122334455667788ull);
+        break;
+    }
+    case 1: {
+        assert_string_equal(ev->provider_name, "Microsoft-Windows-DotNETRuntimePrivate");
+        assert_int_equal(ev->event_id, 192);
+        assert_int_equal(ev->version, 0);
+        /* 8 + 8 + 2 + UTF-16 "Sysém.😀" (7 + 2 units) + NUL */
+        static const uint8_t want_name[] = {'S', 0,   'y', 0,    's',  0,    0xe9, 0, 'm',
+                                            0,   '.', 0,   0x3d, 0xd8, 0x00, 0xde, 0, 0};
+        assert_int_equal(ev->payload_size, 18 + sizeof want_name);
+        assert_memory_equal(ev->payload + 18, want_name, sizeof want_name);
+        gcev_input in = {ev->provider,     ev->event_id, ev->version,
+                         ev->pointer_size, ev->payload,  ev->payload_size};
+        gcev_event d;
+        assert_int_equal(gcev_decode(&in, &d, NULL), GCEV_OK);
+        assert_int_equal(d.consumed, ev->payload_size);
+        break;
+    }
+    case 2:
+        assert_int_equal(ev->event_id, 4);
+        assert_int_equal(ev->version, 1);
+        assert_int_equal(ev->payload_size, 94);
+        for (unsigned i = 0; i < 94; i++) {
+            assert_int_equal(ev->payload[i], (uint8_t)(i + e->a));
+        }
+        break;
+    case 3:
+        assert_string_equal(ev->provider_name, "lttng-ust"); /* no prefix: the tracer's name */
+        assert_string_equal(ev->event_name, "sched_process_exit");
+        assert_int_equal(ev->no_event_id, 1);
+        assert_null(ev->provider);
+        assert_int_equal(ev->payload_size, 20); /* the CTF bytes as they are */
+        assert_memory_equal(ev->payload, "bash", 4);
+        break;
+    case 4:
+        /* GCEnd_V1 whose fields are not the manifest's: named, no id */
+        assert_string_equal(ev->event_name, "GCEnd_V1");
+        assert_int_equal(ev->no_event_id, 1);
+        assert_null(ev->provider);
+        assert_int_equal(ev->payload_size, 10);
+        break;
+    default:
+        assert_string_equal(ev->provider_name, "Microsoft-Windows-DotNETRuntime");
+        assert_string_equal(ev->event_name, "ThreadCreating");
+        assert_int_equal(ev->no_event_id, 1);
+        assert_int_equal(ev->payload_size, 10);
+        break;
+    }
+}
+
+static void read_all_events(const char *dir, size_t want)
+{
+    gcev_trace *t;
+    gcev_error err = {0};
+    assert_int_equal(gcev_trace_open_file(dir, NULL, &t, &err), GCEV_OK);
+    const gcev_trace_info *info = gcev_trace_get_info(t);
+    assert_int_equal(info->format, GCEV_FORMAT_CTF);
+    assert_int_equal(info->format_version, 18);
+    assert_int_equal(info->clock_frequency, 1000000000u);
+    assert_int_equal(info->sync_time_qpc, (int64_t)(EVENTS[0].ts + NS0));
+    assert_int_equal(info->processor_count, 3);
+    assert_string_equal(gcev_trace_format_name(info->format), "ctf");
+    gcev_trace_event ev;
+    size_t n = 0;
+    gcev_status st;
+    while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+        assert_true(n < want);
+        check_event(&ev, &EVENTS[n]);
+        n++;
+    }
+    assert_int_equal(st, GCEV_END);
+    assert_int_equal(n, want);
+    gcev_trace_close(t);
+}
+
+static void test_trace_compact_headers(void **state)
+{
+    (void)state;
+    built b;
+    char *dir = write_trace(HDR_COMPACT, &b);
+    read_all_events(dir, NEVENTS);
+    free(b.w.d);
+    remove_dir(dir);
+    free(dir);
+}
+
+static void test_trace_large_headers(void **state)
+{
+    (void)state;
+    built b;
+    char *dir = write_trace(HDR_LARGE, &b);
+    read_all_events(dir, NEVENTS);
+    free(b.w.d);
+    remove_dir(dir);
+    free(dir);
+}
+
+/* Two per-CPU streams come out merged in time order (ties: the first stream). */
+static void test_trace_streams_merged_in_time_order(void **state)
+{
+    (void)state;
+    char *dir = make_dir();
+    char *meta = trace_metadata(HDR_COMPACT);
+    write_file(dir, "metadata", meta, strlen(meta));
+    free(meta);
+    static const ev_spec a[] = {{0, 10, 1, 0}, {0, 30, 3, 0}, {0, 50, 5, 1}, {0, 51, 6, 1}};
+    static const ev_spec c[] = {{0, 20, 2, 0}, {0, 30, 4, 0}, {0, 60, 7, 0}};
+    built ba, bc;
+    build_stream(&ba, HDR_COMPACT, a, 4, 0);
+    build_stream(&bc, HDR_COMPACT, c, 3, 1);
+    write_file(dir, "channel0_0", ba.w.d, (size_t)(ba.w.bits / 8));
+    write_file(dir, "channel0_1", bc.w.d, (size_t)(bc.w.bits / 8));
+    write_file(dir, "channel0_2", NULL, 0); /* an empty stream file */
+    gcev_trace *t;
+    gcev_error err;
+    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+    assert_int_equal(gcev_trace_open_file(dir, &o, &t, &err), GCEV_OK);
+    gcev_trace_event ev;
+    uint32_t want = 1;
+    while (gcev_trace_next(t, &ev, &err) == GCEV_OK) {
+        gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload, ev.payload_size};
+        gcev_event d;
+        assert_int_equal(gcev_decode(&in, &d, NULL), GCEV_OK);
+        assert_int_equal(d.u.gc_start.count, want);
+        assert_int_equal(ev.processor, (want == 2 || want == 4 || want == 7) ? 1 : 0);
+        want++;
+    }
+    assert_int_equal(want, 8);
+    gcev_trace_close(t);
+    free(ba.w.d);
+    free(bc.w.d);
+    remove_dir(dir);
+    free(dir);
+}
+
+/*
+ * Every cut of the stream file: the events that lie whole before the cut come
+ * out, then (unless the cut falls between packets) GCEV_E_TRUNCATED_FILE whose
+ * message names the stream file and whose offset lies between the first
+ * missing event (or packet) and the cut.
+ */
+static void test_trace_every_truncation(void **state)
+{
+    (void)state;
+    built b;
+    char *dir = write_trace(HDR_COMPACT, &b);
+    size_t full = (size_t)(b.w.bits / 8);
+    for (size_t cut = 0; cut <= full; cut++) {
+        write_file(dir, "channel0_2", b.w.d, cut);
+        size_t whole = 0;
+        for (size_t i = 0; i < b.nev; i++) {
+            size_t pk = (size_t)EVENTS[i].packet;
+            if (b.ev_end[i] <= cut && b.pkt_start[pk] + 84 <= cut) {
+                whole++;
+            }
+        }
+        int boundary = 0;
+        for (size_t p = 0; p < b.npkt; p++) {
+            boundary |= cut == b.pkt_start[p] || cut == b.pkt_end[p];
+        }
+        boundary |= cut == 0;
+        gcev_trace *t;
+        gcev_error err = {0};
+        assert_int_equal(gcev_trace_open_file(dir, NULL, &t, &err), GCEV_OK);
+        gcev_trace_event ev;
+        size_t n = 0;
+        gcev_status st;
+        while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+            check_event(&ev, &EVENTS[n]);
+            n++;
+        }
+        if (n != whole) {
+            fail_msg("cut %zu: %zu events, want %zu", cut, n, whole);
+        }
+        if (boundary) {
+            if (st != GCEV_END) {
+                fail_msg("cut %zu (a packet boundary): %s %s", cut, gcev_status_str(st), err.message);
+            }
+        } else {
+            if (st != GCEV_E_TRUNCATED_FILE) {
+                fail_msg("cut %zu: %s, want truncated (%s)", cut, gcev_status_str(st), err.message);
+            }
+            assert_non_null(strstr(err.message, "channel0_2"));
+            /* from the end of the last whole event, and not before the cut packet's start */
+            uint64_t lo = whole ? b.ev_end[whole - 1] : 0;
+            for (size_t p = 0; p < b.npkt; p++) {
+                if (cut > b.pkt_start[p] && cut < b.pkt_end[p] && b.pkt_start[p] > lo) {
+                    lo = b.pkt_start[p];
+                }
+            }
+            if (err.offset < lo || err.offset > cut) {
+                fail_msg("cut %zu: error offset %llu not in [%llu, %zu] (%s)", cut,
+                         (unsigned long long)err.offset, (unsigned long long)lo, cut, err.message);
+            }
+            /* sticky */
+            gcev_error again = {0};
+            assert_int_equal(gcev_trace_next(t, &ev, &again), GCEV_E_TRUNCATED_FILE);
+            assert_int_equal(again.offset, err.offset);
+        }
+        gcev_trace_close(t);
+    }
+    free(b.w.d);
+    remove_dir(dir);
+    free(dir);
+}
+
+/* Hostile packets: each gives a specific error after the events before it. */
+static void test_trace_bad_packets(void **state)
+{
+    (void)state;
+    typedef struct mutation {
+        size_t at;   /* byte offset from the first event's start (SIZE_MAX: from the file start) */
+        size_t back; /* for the file-start mutations: offset from 0 */
+        uint8_t byte;
+        gcev_status code;
+        const char *msg;
+    } mutation;
+    const mutation muts[] = {
+        {SIZE_MAX, 0, 0x00, GCEV_E_FORMAT, "packet magic"},
+        {SIZE_MAX, 4, 0x01, GCEV_E_FORMAT, "uuid differs"},
+        {SIZE_MAX, 20, 0x07, GCEV_E_FORMAT, "stream class the metadata does not declare"},
+        {SIZE_MAX, 48 + 7, 0x7f, GCEV_E_FORMAT, "content_size exceeds"},
+        {SIZE_MAX, 56 + 7, 0x7f, GCEV_E_LIMIT, "packet larger than the block-size limit"},
+        {0, 0, 0x1e, GCEV_E_FORMAT, "event id 30 is not declared"},
+    };
+    for (size_t k = 0; k < sizeof muts / sizeof muts[0]; k++) {
+        built b;
+        char *dir = write_trace(HDR_COMPACT, &b);
+        size_t off = muts[k].at == SIZE_MAX ? muts[k].back : (size_t)b.ev_start[1] + muts[k].at;
+        if (muts[k].at != SIZE_MAX) {
+            /* the 5-bit id of the second event */
+            b.w.d[off] = (uint8_t)((b.w.d[off] & 0xE0) | muts[k].byte);
+        } else {
+            b.w.d[off] = muts[k].byte;
+        }
+        write_file(dir, "channel0_2", b.w.d, (size_t)(b.w.bits / 8));
+        gcev_trace *t;
+        gcev_error err = {0};
+        assert_int_equal(gcev_trace_open_file(dir, NULL, &t, &err), GCEV_OK);
+        gcev_trace_event ev;
+        size_t n = 0;
+        gcev_status st;
+        while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+            n++;
+        }
+        assert_int_equal(n, muts[k].at == SIZE_MAX ? 0 : 1);
+        if (st != muts[k].code || !strstr(err.message, muts[k].msg) || !strstr(err.message, "channel0_2")) {
+            fail_msg("mutation %zu: %s '%s'", k, gcev_status_str(st), err.message);
+        }
+        gcev_trace_close(t);
+        free(b.w.d);
+        remove_dir(dir);
+        free(dir);
+    }
+}
+
+static void test_open_folder_errors(void **state)
+{
+    (void)state;
+    char *dir = make_dir();
+    gcev_trace *t = (gcev_trace *)1;
+    gcev_error err = {0};
+    assert_int_equal(gcev_trace_open_file(dir, NULL, &t, &err), GCEV_E_UNSUPPORTED);
+    assert_null(t);
+    assert_non_null(strstr(err.message, "no 'metadata' file"));
+    write_file(dir, "metadata", "/* CTF 1.8 */\nenv { a = ; };", 27);
+    assert_int_equal(gcev_trace_open_file(dir, NULL, &t, &err), GCEV_E_FORMAT);
+    assert_non_null(strstr(err.message, "metadata: TSDL line 2"));
+    assert_non_null(strstr(err.message, "expected a value"));
+    remove_dir(dir);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tsdl_small_model),
+        cmocka_unit_test(test_tsdl_errors_name_line_and_cause),
+        cmocka_unit_test(test_tsdl_limits),
+        cmocka_unit_test(test_metadata_packets_unpacked),
+        cmocka_unit_test(test_read_bits_both_orders),
+        cmocka_unit_test(test_trace_compact_headers),
+        cmocka_unit_test(test_trace_large_headers),
+        cmocka_unit_test(test_trace_streams_merged_in_time_order),
+        cmocka_unit_test(test_trace_every_truncation),
+        cmocka_unit_test(test_trace_bad_packets),
+        cmocka_unit_test(test_open_folder_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
