@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 typedef struct want_row {
     const char *provider; /* after "Microsoft-Windows-" */

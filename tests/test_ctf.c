@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include "gcev_ctf_decode.h"
 #include "gcev_ctf_meta.h"

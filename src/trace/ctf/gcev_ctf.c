@@ -23,6 +23,7 @@
 #include "gcev_ctf_etw.h"
 #include "gcev_ctf_meta.h"
 #include "gcev_error.h"
+#include "gcev_schema_desc.h"
 #include "gcev_vec.h"
 
 #define PACKET_MAGIC 0xC1FC1FC1u

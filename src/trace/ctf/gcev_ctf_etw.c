@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcev_schema_desc.h"
 #include "gcev_vec.h"
 
 static const char RUNTIME_PREFIX[] = "DotNETRuntime";
