@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The three LTTng (perfcollect) traces of the shared corpus, extracted into the
- * build tree (GCEV_CTF_CORPUS), against corpus/README.md: runtime events, GC
+ * The three LTTng (perfcollect) traces of the shared corpus, read from their
+ * .trace.zip in place and from the folder they extract to in the build tree
+ * (GCEV_CTF_CORPUS), against corpus/README.md: runtime events, GC
  * events per (provider, id, version), kernel events by name. Every GC event's
  * rebuilt payload decodes exactly (no error, no trailing byte), the events come
  * in timestamp order, and within each process every GCStart_V2 is followed by
@@ -108,11 +109,33 @@ static void check_gc_event(tally *t, const gcev_trace_event *ev)
     }
 }
 
+static void count_path(const char *path, tally *t);
+
+/* Both inputs: the .trace.zip as it is, and the extracted folder; they must agree. */
 static void count_trace(const char *name, tally *t)
 {
-    memset(t, 0, sizeof *t);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", corpus_dir(), name);
+    count_path(path, t);
+    const char *shared = getenv("GCEV_SHARED_DIR");
+    assert_non_null(shared);
+    snprintf(path, sizeof path, "%s/corpus/%s.trace.zip", shared, name);
+    tally *z = malloc(sizeof *z);
+    assert_non_null(z);
+    count_path(path, z);
+    assert_int_equal(z->total, t->total);
+    assert_int_equal(z->runtime, t->runtime);
+    assert_int_equal(z->gc, t->gc);
+    assert_int_equal(z->nrows, t->nrows);
+    assert_memory_equal(z->rows, t->rows, sizeof t->rows);
+    assert_int_equal(z->nkernel, t->nkernel);
+    free(z);
+}
+
+static void count_path(const char *path, tally *t)
+{
+    memset(t, 0, sizeof *t);
+    const char *name = path;
     gcev_trace *tr;
     gcev_error err = {0};
     gcev_status st = gcev_trace_open_file(path, NULL, &tr, &err);

@@ -26,6 +26,7 @@
 
 #include "gcev_ctf_decode.h"
 #include "gcev_ctf_meta.h"
+#include "zip_builder.h"
 
 /* ---- TSDL parser -------------------------------------------------------------- */
 
@@ -877,6 +878,62 @@ static void test_trace_bad_packets(void **state)
     }
 }
 
+/* A perfcollect-style .trace.zip read in place, from memory and from a file; a cut stream entry. */
+static void test_trace_in_zip(void **state)
+{
+    (void)state;
+    built b;
+    build_stream(&b, HDR_COMPACT, EVENTS, NEVENTS, 2);
+    char *meta = trace_metadata(HDR_COMPACT);
+    size_t full = (size_t)(b.w.bits / 8);
+    for (int cut = 0; cut < 2; cut++) {
+        size_t len = cut ? (size_t)b.ev_start[3] + 5 : full; /* inside the 4th event */
+        zipb_entry ents[] = {
+            {"x.trace/", NULL, 0, ZIPB_STORE, 0},
+            {"x.trace/perfcollect.log", "log", 3, ZIPB_DEFLATE, 0},
+            {"x.trace/t/metadata", meta, strlen(meta), ZIPB_DEFLATE, 0},
+            {"x.trace/t/channel0_2", b.w.d, len, ZIPB_DEFLATE, 0},
+            {"x.trace/t/index/channel0_2.idx", "idx", 3, ZIPB_STORE, 0},
+        };
+        size_t zsize = 0;
+        uint8_t *zip = zipb_build(ents, sizeof ents / sizeof ents[0], &zsize);
+        assert_non_null(zip);
+        char *path = zipb_write_temp(zip, zsize, ".trace.zip");
+        assert_non_null(path);
+        for (int from_file = 0; from_file < 2; from_file++) {
+            gcev_trace *t;
+            gcev_error err = {0};
+            gcev_status st = from_file ? gcev_trace_open_file(path, NULL, &t, &err)
+                                       : gcev_trace_open_memory(zip, zsize, NULL, &t, &err);
+            if (st != GCEV_OK) {
+                fail_msg("open: %s", err.message);
+            }
+            assert_int_equal(gcev_trace_get_info(t)->format, GCEV_FORMAT_CTF);
+            gcev_trace_event ev;
+            size_t n = 0;
+            while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+                check_event(&ev, &EVENTS[n]);
+                n++;
+            }
+            if (cut) {
+                assert_int_equal(n, 3);
+                assert_int_equal(st, GCEV_E_TRUNCATED_FILE);
+                assert_non_null(strstr(err.message, "x.trace/t/channel0_2"));
+                assert_true(err.offset >= b.ev_start[3] && err.offset <= len);
+            } else {
+                assert_int_equal(st, GCEV_END);
+                assert_int_equal(n, NEVENTS);
+            }
+            gcev_trace_close(t);
+        }
+        unlink(path);
+        free(path);
+        free(zip);
+    }
+    free(meta);
+    free(b.w.d);
+}
+
 static void test_open_folder_errors(void **state)
 {
     (void)state;
@@ -907,6 +964,7 @@ int main(void)
         cmocka_unit_test(test_trace_streams_merged_in_time_order),
         cmocka_unit_test(test_trace_every_truncation),
         cmocka_unit_test(test_trace_bad_packets),
+        cmocka_unit_test(test_trace_in_zip),
         cmocka_unit_test(test_open_folder_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
