@@ -484,6 +484,84 @@ static void test_dynamic_event_dispatches_on_name(void **state)
     assert_int_equal(outer.u.gc_dynamic_event.data.size, 42);
 }
 
+/* Exactly one byte after the template: decoded, consumed and trailing reported exactly. */
+static void test_decode_one_trailing_byte_is_reported_not_an_error(void **state)
+{
+    (void)state;
+    uint8_t p[27] = {8, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0x2a, 0, 0, 0, 0, 0, 0, 0, 0xee};
+    gcev_input in = {&gcev_provider_runtime, 1, 2, 8, p, sizeof p};
+    gcev_event ev;
+    gcev_error err;
+    assert_int_equal(gcev_decode(&in, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.consumed, 26);
+    assert_int_equal(ev.trailing, 1);
+    assert_int_equal(ev.newer_version, 0);
+    assert_true(ev.u.gc_start.client_sequence_number == 0x2a);
+    /* the same with a newer version: newest template, flagged, the byte trailing */
+    in.version = 3;
+    assert_int_equal(gcev_decode(&in, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.desc->version, 2);
+    assert_int_equal(ev.version, 3);
+    assert_int_equal(ev.newer_version, 1);
+    assert_int_equal(ev.trailing, 1);
+    /* on the general path too (a template with a string): GCAllocationTick_V2 + 1 byte */
+    uint8_t a[4 + 4 + 2 + 8 + 8 + 4 + 4 + 1] = {0x10, 0, 0, 0};
+    a[26] = 'T';
+    gcev_input ain = {&gcev_provider_runtime, 10, 2, 8, a, sizeof a};
+    assert_int_equal(gcev_decode(&ain, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.trailing, 1);
+    assert_int_equal(ev.consumed, sizeof a - 1);
+}
+
+/* Decoding an older version into a struct that held a newer one: absent members read 0. */
+static void test_decode_absent_members_are_zero_after_a_newer_decode(void **state)
+{
+    (void)state;
+    uint8_t p[26];
+    memset(p, 0x5a, sizeof p);
+    gcev_gc_start s;
+    assert_int_equal(gcev_decode_gc_start(p, sizeof p, 2, 8, &s, NULL, NULL), GCEV_OK);
+    assert_true(s.client_sequence_number != 0);
+    assert_int_equal(gcev_decode_gc_start(p, 18, 1, 8, &s, NULL, NULL), GCEV_OK);
+    assert_false(s.present & GCEV_GC_START_HAS_CLIENT_SEQUENCE_NUMBER);
+    assert_true(s.client_sequence_number == 0);
+    assert_int_equal(s.schema_version, 1);
+    assert_int_equal(gcev_decode_gc_start(p, 8, 0, 8, &s, NULL, NULL), GCEV_OK);
+    assert_true(s.depth == 0 && s.type == 0 && s.clr_instance_id == 0);
+    assert_true(s.count == 0x5a5a5a5a && s.reason == 0x5a5a5a5a);
+}
+
+/* 4-byte pointers into a struct that held 8-byte ones: the high half is zero. */
+static void test_decode_pointer_size_4_after_8_leaves_no_high_bits(void **state)
+{
+    (void)state;
+    /* GCGenerationRange: Generation u8, RangeStart ptr, RangeUsedLength u64,
+     * RangeReservedLength u64, ClrInstanceID u16 */
+    uint8_t p8[1 + 8 + 8 + 8 + 2], p4[1 + 4 + 8 + 8 + 2];
+    memset(p8, 0xff, sizeof p8);
+    memset(p4, 0x11, sizeof p4);
+    gcev_gc_generation_range r;
+    assert_int_equal(gcev_decode_gc_generation_range(p8, sizeof p8, 0, 8, &r, NULL, NULL), GCEV_OK);
+    assert_true(r.range_start == UINT64_MAX);
+    assert_int_equal(gcev_decode_gc_generation_range(p4, sizeof p4, 0, 4, &r, NULL, NULL), GCEV_OK);
+    assert_true(r.range_start == 0x11111111);
+    assert_true(r.range_used_length == UINT64_C(0x1111111111111111));
+    assert_int_equal(r.clr_instance_id, 0x1111);
+}
+
+static void test_decode_primitive_array_element_past_count_is_zero(void **state)
+{
+    (void)state;
+    uint8_t d[24] = {1, 0, 0, 0, 0, 0, 0, 0x80, 2, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3};
+    gcev_array a = {d, 16, 2, 8, 8, GCEV_T_UINT64, 0, NULL};
+    assert_true(gcev_array_u64_at(&a, 0) == UINT64_C(0x8000000000000001));
+    assert_true(gcev_array_u64_at(&a, 1) == 2);
+    assert_true(gcev_array_u64_at(&a, 2) == 0); /* d[16..] is not part of the array */
+    assert_true(gcev_array_u64_at(NULL, 0) == 0);
+    a.stride = 4;
+    assert_true(gcev_array_u64_at(&a, 1) == 0x80000000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +574,10 @@ int main(void)
         cmocka_unit_test(test_maps_name_values_and_format_bits),
         cmocka_unit_test(test_loh_compact_uses_aligned_elements),
         cmocka_unit_test(test_dynamic_event_dispatches_on_name),
+        cmocka_unit_test(test_decode_one_trailing_byte_is_reported_not_an_error),
+        cmocka_unit_test(test_decode_absent_members_are_zero_after_a_newer_decode),
+        cmocka_unit_test(test_decode_pointer_size_4_after_8_leaves_no_high_bits),
+        cmocka_unit_test(test_decode_primitive_array_element_past_count_is_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
