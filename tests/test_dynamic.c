@@ -48,8 +48,10 @@ static void test_dynamic_known_name_decodes_inner_event(void **state)
     gcev_error err;
     outer(&b, "CommittedUsage", 42, &ev);
     assert_int_equal(gcev_decode_dynamic(&ev, &inner, &err), GCEV_OK);
-    assert_string_equal(inner.desc->symbol, "CommittedUsage");
-    assert_ptr_equal(inner.desc->provider, &gcev_provider_dynamic);
+    gcev_event_info info;
+    assert_int_equal(gcev_event_get_info(inner.desc, &info), GCEV_OK);
+    assert_string_equal(info.symbol, "CommittedUsage");
+    assert_ptr_equal(info.provider, &gcev_provider_dynamic);
     assert_int_equal(inner.u.dynamic_committed_usage.version, 1);
     assert_int_equal(inner.u.dynamic_committed_usage.total_committed_in_use, 1000);
     assert_int_equal(inner.newer_version, 0);
@@ -60,7 +62,8 @@ static void test_dynamic_known_name_decodes_inner_event(void **state)
     assert_int_equal(gcev_decode_dynamic(&ev, &inner, &err), GCEV_OK);
     assert_int_equal(inner.version, 2);
     assert_int_equal(inner.newer_version, 1);
-    assert_int_equal(inner.desc->version, 1);
+    assert_int_equal(gcev_event_get_info(inner.desc, &info), GCEV_OK);
+    assert_int_equal(info.version, 1);
     assert_int_equal(inner.trailing, 0);
     assert_int_equal(inner.consumed, 42);
 }

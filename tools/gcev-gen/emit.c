@@ -380,11 +380,14 @@ static void emit_field_descs(FILE *f, const char *arrname, const gen_field *fiel
         size_t bit = 0;
         for (bit = 0; bit < nrep && strcmp(rep[bit]->name, fd->name) != 0; bit++) {
         }
+        /* store: the C member's kind, which is the widest version's (GCEnd V0 Depth is a
+         * UInt16 on the wire, a uint32_t member) */
+        const gen_field *member = bit < nrep ? rep[bit] : fd;
         fprintf(
             f,
             "    {.name = \"%s\", .type = %s, .store = %s, .out_type = %s, .present_bit = %zu,\n"
             "     .offset = offsetof(%s, %s), .count_field = %d, .fixed_count = %u, .length_field = %d,\n",
-            fd->name, gcev_type_enum(fd->type), store_name(fd),
+            fd->name, gcev_type_enum(fd->type), store_name(member),
             fd->out_hex ? "GCEV_OUT_HEX" : "GCEV_OUT_DEFAULT", bit, cstruct, mn, fd->count_index,
             fd->fixed_count, fd->length_index);
         if (fd->map_ref) {
