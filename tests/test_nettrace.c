@@ -273,6 +273,235 @@ static void test_nettrace_not_a_trace_is_unsupported(void **s)
     assert_string_equal(gcev_trace_format_name((gcev_trace_format)99), "unknown");
 }
 
+/* ---- a writer helper: events that carry their file-order index as payload ---- */
+
+typedef struct wtrace {
+    gcev_writer *w;
+    const uint8_t *data;
+    size_t size;
+    uint32_t next_index;
+} wtrace;
+
+static void wt_start(wtrace *t, uint32_t version, int compressed)
+{
+    memset(t, 0, sizeof *t);
+    gcev_writer_options o = {version, (uint8_t)compressed, 8, 77, 2, 1000000, 0};
+    assert_int_equal(gcev_writer_create(&o, &t->w), GCEV_OK);
+}
+
+static uint32_t wt_define(wtrace *t, const char *provider, uint16_t id, const char *name,
+                          const gcev_trace_field *fields, uint32_t nfields)
+{
+    gcev_writer_meta m = {provider, id, 0, 0, 4, 0, name, fields, nfields};
+    uint32_t meta;
+    assert_int_equal(gcev_writer_define(t->w, &m, &meta), GCEV_OK);
+    return meta;
+}
+
+/* An event whose 4-byte payload is its index in file order. */
+static void wt_event(wtrace *t, uint32_t meta, uint64_t thread, int64_t ts, uint32_t sequence)
+{
+    static uint8_t payloads[256][4];
+    uint8_t *p = payloads[t->next_index % 256];
+    p[0] = (uint8_t)t->next_index;
+    p[1] = (uint8_t)(t->next_index >> 8);
+    p[2] = p[3] = 0;
+    t->next_index++;
+    gcev_writer_event e = {meta, thread, thread, sequence, 0, ts, p, 4, NULL, 0, {0}};
+    assert_int_equal(gcev_writer_write(t->w, &e), GCEV_OK);
+}
+
+static void wt_finish(wtrace *t)
+{
+    assert_int_equal(gcev_writer_finish(t->w, &t->data, &t->size), GCEV_OK);
+}
+
+static uint32_t payload_index(const gcev_trace_event *ev)
+{
+    assert_true(ev->payload_size >= 4);
+    return (uint32_t)ev->payload[0] | (uint32_t)ev->payload[1] << 8;
+}
+
+static const gcev_trace_field field_a[] = {{"a", 9, 0, 0, NULL, 0, 0, 0}};
+static const gcev_trace_field field_b[] = {{"b", 10, 0, 0, NULL, 0, 0, 0}, {"c", 10, 0, 0, NULL, 0, 0, 0}};
+
+/* V6 after a metadata flush: an id used by earlier events gets a new definition. */
+static void test_nettrace_v6_redefined_metadata_applies_from_its_record_on(void **s)
+{
+    (void)s;
+    for (int compressed = 0; compressed < 2; compressed++) {
+        for (uint32_t order = 0; order < 2; order++) {
+            wtrace t;
+            wt_start(&t, 6, compressed);
+            uint32_t id = wt_define(&t, "OldProvider", 1, "First", field_a, 1);
+            wt_event(&t, id, 5, 100, 0);
+            wt_event(&t, id, 6, 90, 0);
+            assert_int_equal(gcev_writer_sequence_point_flags(t.w, 150, GCEV_WRITER_SP_FLUSH_METADATA),
+                             GCEV_OK);
+            gcev_writer_meta m2 = {"NewProvider", 2, 3, 0, 4, 0, "Second", field_b, 2};
+            assert_int_equal(gcev_writer_redefine(t.w, id, &m2), GCEV_OK);
+            wt_event(&t, id, 5, 200, 0);
+            wt_event(&t, id, 6, 190, 0);
+            wt_finish(&t);
+            gcev_trace_options o = {order, 0};
+            gcev_trace *tr;
+            assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
+            gcev_trace_event ev;
+            for (int i = 0; i < 4; i++) {
+                assert_int_equal(gcev_trace_next(tr, &ev, NULL), GCEV_OK);
+                uint32_t k = payload_index(&ev);
+                /* file order 0 1 2 3; time order 1 0 3 2 */
+                assert_int_equal(k, order ? (uint32_t)(i ^ 1) : (uint32_t)i);
+                if (k < 2) {
+                    assert_string_equal(ev.provider_name, "OldProvider");
+                    assert_string_equal(ev.event_name, "First");
+                    assert_int_equal(ev.event_id, 1);
+                    assert_int_equal(ev.version, 0);
+                    assert_int_equal(ev.nfields, 1);
+                    assert_string_equal(ev.fields[0].name, "a");
+                } else {
+                    assert_string_equal(ev.provider_name, "NewProvider");
+                    assert_string_equal(ev.event_name, "Second");
+                    assert_int_equal(ev.event_id, 2);
+                    assert_int_equal(ev.version, 3);
+                    assert_int_equal(ev.nfields, 2);
+                    assert_string_equal(ev.fields[1].name, "c");
+                }
+            }
+            assert_int_equal(gcev_trace_next(tr, &ev, NULL), GCEV_END);
+            gcev_trace_close(tr);
+            gcev_writer_free(t.w);
+        }
+    }
+}
+
+/* Equal timestamps: within a capture thread and across them, file order decides. */
+static void test_nettrace_time_order_equal_timestamps_keep_file_order(void **s)
+{
+    (void)s;
+    static const uint32_t vs[][2] = {{4, 1}, {4, 0}, {5, 1}, {6, 1}, {6, 0}};
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
+        wtrace t;
+        wt_start(&t, vs[v][0], (int)vs[v][1]);
+        uint32_t id = wt_define(&t, "P", 1, "E", NULL, 0);
+        /* index: thread/ts  0:1/50 1:2/50 2:3/50 3:1/50 4:3/20 5:2/50 6:1/60 7:3/50 */
+        static const struct {
+            uint64_t thread;
+            int64_t ts;
+        } evs[] = {{1, 50}, {2, 50}, {3, 50}, {1, 50}, {3, 20}, {2, 50}, {1, 60}, {3, 50}};
+        for (size_t i = 0; i < 8; i++) {
+            wt_event(&t, id, evs[i].thread, evs[i].ts, 0);
+        }
+        wt_finish(&t);
+        gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+        gcev_trace *tr;
+        assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
+        /* thread 3 goes back (50 then 20): sorted; the 50s in file order */
+        static const uint32_t want[] = {4, 0, 1, 2, 3, 5, 7, 6};
+        gcev_trace_event ev;
+        for (size_t i = 0; i < 8; i++) {
+            assert_int_equal(gcev_trace_next(tr, &ev, NULL), GCEV_OK);
+            if (payload_index(&ev) != want[i]) {
+                fail_msg("V%u: position %zu has event %u, expected %u", vs[v][0], i, payload_index(&ev),
+                         want[i]);
+            }
+        }
+        assert_int_equal(gcev_trace_next(tr, &ev, NULL), GCEV_END);
+        gcev_trace_close(tr);
+        gcev_writer_free(t.w);
+    }
+}
+
+/* Four capture threads; the first one in the file holds the latest events. */
+static void test_nettrace_time_order_first_stream_not_earliest(void **s)
+{
+    (void)s;
+    wtrace t;
+    wt_start(&t, 4, 1);
+    uint32_t id = wt_define(&t, "P", 1, "E", NULL, 0);
+    static const struct {
+        uint64_t thread;
+        int64_t ts;
+    } evs[] = {{10, 900}, {11, 300}, {12, 100}, {13, 200}, {10, 950}, {11, 400}, {12, 500}, {13, 250}};
+    for (size_t i = 0; i < 8; i++) {
+        wt_event(&t, id, evs[i].thread, evs[i].ts, 0);
+    }
+    assert_int_equal(gcev_writer_sequence_point(t.w, 1000), GCEV_OK);
+    wt_event(&t, id, 13, 1100, 0);
+    wt_event(&t, id, 12, 1050, 0);
+    wt_finish(&t);
+    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace *tr;
+    assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
+    static const uint32_t want[] = {2, 3, 7, 1, 5, 6, 0, 4, 9, 8};
+    gcev_trace_event ev;
+    int64_t last = 0;
+    for (size_t i = 0; i < 10; i++) {
+        assert_int_equal(gcev_trace_next(tr, &ev, NULL), GCEV_OK);
+        assert_int_equal(payload_index(&ev), want[i]);
+        assert_true(ev.timestamp >= last);
+        last = ev.timestamp;
+    }
+    assert_int_equal(gcev_trace_next(tr, &ev, NULL), GCEV_END);
+    gcev_trace_close(tr);
+    gcev_writer_free(t.w);
+}
+
+/* A thread id reused by a new thread restarts at sequence 1: not a loss. */
+static void test_nettrace_sequence_restart_at_1_is_not_a_drop(void **s)
+{
+    (void)s;
+    wtrace t;
+    wt_start(&t, 4, 1);
+    uint32_t id = wt_define(&t, "P", 1, "E", NULL, 0);
+    wt_event(&t, id, 5, 10, 1);
+    wt_event(&t, id, 5, 20, 2);
+    wt_event(&t, id, 5, 30, 3);
+    wt_event(&t, id, 5, 40, 1); /* a new thread with the old id */
+    wt_event(&t, id, 5, 50, 2);
+    wt_event(&t, id, 5, 60, 4); /* 3 lost */
+    wt_finish(&t);
+    gcev_trace *tr;
+    assert_int_equal(gcev_trace_open_memory(t.data, t.size, NULL, &tr, NULL), GCEV_OK);
+    gcev_status st;
+    gcev_error err;
+    assert_int_equal(walk(tr, &st, &err), 6);
+    assert_int_equal(st, GCEV_END);
+    assert_int_equal(gcev_trace_dropped_events(tr), 1);
+    assert_int_equal(gcev_trace_drop_count(tr), 1);
+    assert_int_equal(gcev_trace_drop_at(tr, 0)->expected_sequence, 3);
+    assert_int_equal(gcev_trace_drop_at(tr, 0)->seen_sequence, 4);
+    gcev_trace_close(tr);
+    gcev_writer_free(t.w);
+}
+
+/* V6: a sequence point that flushes the thread table forgets the sequence numbers too. */
+static void test_nettrace_v6_thread_flush_forgets_sequence_numbers(void **s)
+{
+    (void)s;
+    for (int flush = 0; flush < 2; flush++) {
+        wtrace t;
+        wt_start(&t, 6, 1);
+        uint32_t id = wt_define(&t, "P", 1, "E", NULL, 0);
+        wt_event(&t, id, 5, 10, 10);
+        assert_int_equal(gcev_writer_sequence_point_flags(t.w, 20, flush ? GCEV_WRITER_SP_FLUSH_THREADS : 0),
+                         GCEV_OK);
+        wt_event(&t, id, 5, 30, 20); /* after a flush: a thread seen for the first time */
+        wt_finish(&t);
+        gcev_trace *tr;
+        assert_int_equal(gcev_trace_open_memory(t.data, t.size, NULL, &tr, NULL), GCEV_OK);
+        gcev_trace_event ev;
+        assert_int_equal(gcev_trace_next(tr, &ev, NULL), GCEV_OK);
+        assert_int_equal(gcev_trace_next(tr, &ev, NULL), GCEV_OK);
+        assert_int_equal(ev.thread_id, 5); /* the thread row written again after the flush */
+        assert_int_equal(ev.process_id, 77);
+        assert_int_equal(gcev_trace_next(tr, &ev, NULL), GCEV_END);
+        assert_int_equal(gcev_trace_dropped_events(tr), flush ? 0 : 9);
+        gcev_trace_close(tr);
+        gcev_writer_free(t.w);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +514,11 @@ int main(void)
         cmocka_unit_test(test_nettrace_sequence_gap_counts_drops),
         cmocka_unit_test(test_nettrace_reader_callback_matches_memory),
         cmocka_unit_test(test_nettrace_not_a_trace_is_unsupported),
+        cmocka_unit_test(test_nettrace_v6_redefined_metadata_applies_from_its_record_on),
+        cmocka_unit_test(test_nettrace_time_order_equal_timestamps_keep_file_order),
+        cmocka_unit_test(test_nettrace_time_order_first_stream_not_earliest),
+        cmocka_unit_test(test_nettrace_sequence_restart_at_1_is_not_a_drop),
+        cmocka_unit_test(test_nettrace_v6_thread_flush_forgets_sequence_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -653,6 +653,88 @@ static void test_stats_bad_arguments_and_bad_payloads(void **state)
     gcev_stats_free(s);
 }
 
+/* Events lost exactly at a GC's end time may have belonged to it: it is flagged. */
+static void test_stats_drop_exactly_at_gc_end_flags_that_gc(void **state)
+{
+    (void)state;
+    sink k;
+    gcev_stats *s = new_model(&k, 8);
+    blocking_gc(&k, 10.0, 1, 0, 2.0); /* #1 ends at 13.0, HeapStats at 13.2 */
+    blocking_gc(&k, 20.0, 2, 0, 2.0); /* #2 ends at 23.0 */
+    gcev_stats_note_dropped(s, 2, 23.0);
+    blocking_gc(&k, 30.0, 3, 0, 2.0);
+    gcev_stats_note_dropped(s, 1, 33.0 + 1e-9); /* just after #3's end, its HeapStats seen */
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    assert_false(gcev_stats_gc_find(s, 1)->flags & GCEV_STATS_GC_INCOMPLETE);
+    assert_true(gcev_stats_gc_find(s, 2)->flags & GCEV_STATS_GC_INCOMPLETE);
+    assert_false(gcev_stats_gc_find(s, 3)->flags & GCEV_STATS_GC_INCOMPLETE);
+    assert_int_equal(gcev_stats_get_summary(s)->dropped_events, 3);
+    gcev_stats_free(s);
+}
+
+/*
+ * A background GC closes at its GCEnd: a GC after it is neither nested in it nor
+ * charged its suspensions, and detail events go to the GC they belong to.
+ */
+static void test_stats_bgc_end_closes_it_for_later_gcs(void **state)
+{
+    (void)state;
+    sink k;
+    gcev_stats *s = new_model(&k, 8);
+    suspend(&k, 10.0, TID_BGC, R_SUSPEND_FOR_GC);
+    gc_start(&k, 10.5, TID_BGC, 4, 2, 0, GCEV_STATS_BACKGROUND);
+    restart(&k, 11.0, TID_BGC);
+    blocking_gc(&k, 12.0, 5, 0, 1.0); /* nested: a foreground-era ephemeral GC */
+    gc_end(&k, 20.0, TID_BGC, 4, 2);
+    heap_stats(&k, 20.1, TID_BGC, 444, 0, 0);
+    /* after the BGC: a GC-reason suspension with no GC is not the BGC's final phase */
+    suspend(&k, 25.0, TID_BGC, R_SUSPEND_FOR_GC);
+    restart(&k, 25.5, TID_BGC);
+    blocking_gc(&k, 30.0, 6, 1, 1.0);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    const gcev_stats_gc *bgc = gcev_stats_gc_find(s, 4);
+    const gcev_stats_gc *nested = gcev_stats_gc_find(s, 5);
+    const gcev_stats_gc *after = gcev_stats_gc_find(s, 6);
+    assert_true(nested->present & GCEV_STATS_GC_HAS_NESTED_IN);
+    assert_int_equal(nested->nested_in, 4);
+    assert_false(after->present & GCEV_STATS_GC_HAS_NESTED_IN);
+    assert_int_equal(bgc->gens[0].size_after, 444);
+    assert_int_equal(after->gens[0].size_after, 600);
+    assert_true(near(bgc->pause_ms, 1.0));
+    assert_int_equal(bgc->suspensions, 1);
+    assert_true(near(bgc->duration_ms, 9.5));
+    const gcev_stats_summary *sum = gcev_stats_get_summary(s);
+    assert_int_equal(sum->other_suspensions, 1);
+    assert_true(near(sum->other_suspended_ms, 0.5));
+    assert_int_equal(gcev_stats_generation(s, 2)->background, 1);
+    assert_int_equal(gcev_stats_generation(s, 1)->foreground, 0);
+    gcev_stats_free(s);
+}
+
+/* AllocationTick V2+: AllocationAmount64 is the amount (above 4 GiB too). */
+static void test_stats_allocation_amount64_is_used_when_present(void **state)
+{
+    (void)state;
+    sink k;
+    gcev_stats *s = new_model(&k, 8);
+    gcev_event ev;
+    ev_clear(&ev);
+    ev.u.gc_allocation_tick.allocation_amount = 0x100;
+    ev.u.gc_allocation_tick.allocation_amount64 = UINT64_C(0x100000100);
+    ev.u.gc_allocation_tick.type_name = (gcev_utf16){(const uint8_t *)"S\0", 2};
+    emit(&k, 10, 2, &ev, 1.0, 5);
+    ev_clear(&ev);
+    ev.u.gc_allocation_tick.allocation_amount = 1000; /* V1: no AllocationAmount64 */
+    emit(&k, 10, 1, &ev, 2.0, 5);
+    blocking_gc(&k, 3.0, 1, 0, 1.0);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    const gcev_stats_summary *sum = gcev_stats_get_summary(s);
+    assert_int_equal(sum->allocation_ticks, 2);
+    assert_true(sum->allocated_bytes == UINT64_C(0x100000100) + 1000);
+    assert_true(gcev_stats_gc_at(s, 0)->allocated_bytes == UINT64_C(0x100000100) + 1000);
+    gcev_stats_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -668,6 +750,9 @@ int main(void)
         cmocka_unit_test(test_stats_note_dropped_direct),
         cmocka_unit_test(test_stats_rates_and_allocation),
         cmocka_unit_test(test_stats_bad_arguments_and_bad_payloads),
+        cmocka_unit_test(test_stats_drop_exactly_at_gc_end_flags_that_gc),
+        cmocka_unit_test(test_stats_bgc_end_closes_it_for_later_gcs),
+        cmocka_unit_test(test_stats_allocation_amount64_is_used_when_present),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -462,6 +462,35 @@ static gcev_status define_v12(gcev_writer *w, const gcev_writer_meta *m, uint32_
     return w->out.failed ? GCEV_E_NOMEM : GCEV_OK;
 }
 
+/* V6: one metadata row (its own block) defining id. */
+static gcev_status define_v6(gcev_writer *w, const gcev_writer_meta *m, uint32_t id)
+{
+    wbuf rec = {0}, row = {0};
+    flush_events(w);
+    putvar(&row, id);
+    put_str8(&row, m->provider_name);
+    putvar(&row, m->event_id);
+    put_str8(&row, m->event_name);
+    put_fields_v6(&row, m->fields, m->nfields);
+    put16(&row, 1 + 1 + 1 + 8 + 1 + 1 + 1 + 1);
+    put8(&row, 1);
+    put8(&row, m->opcode);
+    put8(&row, 3);
+    put64(&row, m->keywords);
+    put8(&row, 8);
+    put8(&row, m->level);
+    put8(&row, 9);
+    put8(&row, m->version);
+    put16(&rec, 0);
+    put16(&rec, (uint16_t)row.len);
+    put(&rec, row.p, row.len);
+    rec.failed |= row.failed;
+    free(row.p);
+    write_block(w, "MetadataBlock", 3, &rec);
+    free(rec.p);
+    return w->out.failed ? GCEV_E_NOMEM : GCEV_OK;
+}
+
 gcev_status gcev_writer_define(gcev_writer *w, const gcev_writer_meta *m, uint32_t *meta_id)
 {
     if (!w || !m || !meta_id || w->finished) {
@@ -474,30 +503,7 @@ gcev_status gcev_writer_define(gcev_writer *w, const gcev_writer_meta *m, uint32
     *meta_id = id;
     wbuf rec = {0};
     if (v6(w)) {
-        flush_events(w);
-        wbuf row = {0};
-        putvar(&row, id);
-        put_str8(&row, m->provider_name);
-        putvar(&row, m->event_id);
-        put_str8(&row, m->event_name);
-        put_fields_v6(&row, m->fields, m->nfields);
-        put16(&row, 1 + 1 + 1 + 8 + 1 + 1 + 1 + 1);
-        put8(&row, 1);
-        put8(&row, m->opcode);
-        put8(&row, 3);
-        put64(&row, m->keywords);
-        put8(&row, 8);
-        put8(&row, m->level);
-        put8(&row, 9);
-        put8(&row, m->version);
-        put16(&rec, 0);
-        put16(&rec, (uint16_t)row.len);
-        put(&rec, row.p, row.len);
-        rec.failed |= row.failed;
-        free(row.p);
-        write_block(w, "MetadataBlock", 3, &rec);
-        free(rec.p);
-        return w->out.failed ? GCEV_E_NOMEM : GCEV_OK;
+        return define_v6(w, m, id);
     }
     if (inline_events(w)) {
         return define_v12(w, m, id);
@@ -662,10 +668,26 @@ gcev_status gcev_writer_write(gcev_writer *w, const gcev_writer_event *e)
     return w->blk.failed || w->out.failed ? GCEV_E_NOMEM : GCEV_OK;
 }
 
+gcev_status gcev_writer_redefine(gcev_writer *w, uint32_t meta_id, const gcev_writer_meta *m)
+{
+    if (!w || !m || w->finished || meta_id == 0 || meta_id > w->nmeta) {
+        return GCEV_E_INVALID_ARG;
+    }
+    if (!v6(w)) {
+        return GCEV_E_UNSUPPORTED;
+    }
+    return define_v6(w, m, meta_id);
+}
+
 gcev_status gcev_writer_sequence_point(gcev_writer *w, int64_t timestamp)
 {
-    if (!w || w->finished) {
-        return GCEV_E_INVALID_ARG;
+    return gcev_writer_sequence_point_flags(w, timestamp, 0);
+}
+
+gcev_status gcev_writer_sequence_point_flags(gcev_writer *w, int64_t timestamp, uint32_t flags)
+{
+    if (!w || w->finished || (flags && !v6(w))) {
+        return w && !w->finished ? GCEV_E_UNSUPPORTED : GCEV_E_INVALID_ARG;
     }
     if (w->o.format_version < 4) {
         return GCEV_OK;
@@ -674,7 +696,7 @@ gcev_status gcev_writer_sequence_point(gcev_writer *w, int64_t timestamp)
     wbuf body = {0};
     put64(&body, (uint64_t)timestamp);
     if (v6(w)) {
-        put32(&body, 0);
+        put32(&body, flags);
     }
     put32(&body, (uint32_t)w->nthreads);
     for (size_t i = 0; i < w->nthreads; i++) {
@@ -688,6 +710,9 @@ gcev_status gcev_writer_sequence_point(gcev_writer *w, int64_t timestamp)
     }
     write_block(w, "SPBlock", 4, &body);
     free(body.p);
+    if (flags & GCEV_WRITER_SP_FLUSH_THREADS) {
+        w->nv6 = 0; /* the reader forgot the thread rows: describe threads again */
+    }
     return w->out.failed ? GCEV_E_NOMEM : GCEV_OK;
 }
 

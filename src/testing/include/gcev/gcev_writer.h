@@ -68,6 +68,15 @@ GCEV_API gcev_status gcev_writer_write(gcev_writer *w, const gcev_writer_event *
 /* Ends the current sort/cache region (V4-V6; ignored by V3), listing every
  * capture thread's last sequence number. */
 GCEV_API gcev_status gcev_writer_sequence_point(gcev_writer *w, int64_t timestamp);
+/* V6 sequence point flags (gcev_writer_sequence_point_flags). */
+enum {
+    GCEV_WRITER_SP_FLUSH_THREADS = 1u << 0, /* the reader drops its thread table */
+    GCEV_WRITER_SP_FLUSH_METADATA = 1u << 1 /* metadata ids may be defined again after it */
+};
+/* V6 only (GCEV_E_UNSUPPORTED for other versions when flags != 0): a sequence point with flags. */
+GCEV_API gcev_status gcev_writer_sequence_point_flags(gcev_writer *w, int64_t timestamp, uint32_t flags);
+/* V6 only: a new metadata record for an id already given out (as after a metadata flush). */
+GCEV_API gcev_status gcev_writer_redefine(gcev_writer *w, uint32_t meta_id, const gcev_writer_meta *m);
 /* Closes the stream; the bytes stay valid until gcev_writer_free. */
 GCEV_API gcev_status gcev_writer_finish(gcev_writer *w, const uint8_t **data, size_t *size);
 GCEV_API void gcev_writer_free(gcev_writer *w);
