@@ -2,6 +2,7 @@
 #include "cli_trace.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -24,8 +25,7 @@ int gcev_cli_open_trace(const char *cmd, const char *path, const gcev_trace_opti
         st = gcev_trace_open_file(path, opts, out, &err);
     }
     if (st != GCEV_OK) {
-        gcev_cli_fail(cmd, "%s: %s (%s at offset %llu)", path, err.message ? err.message : "",
-                      gcev_status_str(st), (unsigned long long)err.offset);
+        gcev_cli_trace_error(cmd, path, st, &err);
         return 1;
     }
     return 0;
@@ -65,8 +65,13 @@ const char *gcev_cli_event_name(const gcev_trace_event *ev)
     return ev->event_name ? ev->event_name : "";
 }
 
-void gcev_cli_trace_error(const char *cmd, gcev_status st, const gcev_error *err)
+void gcev_cli_trace_error(const char *cmd, const char *path, gcev_status st, const gcev_error *err)
 {
-    fprintf(stderr, "gcev %s: %s: %s at offset %llu\n", cmd, gcev_status_str(st),
-            err->message ? err->message : "", (unsigned long long)err->offset);
+    const char *what = gcev_status_str(st);
+    if (!err->message || !strcmp(err->message, what)) {
+        gcev_cli_fail(cmd, "%s: %s at offset %llu", path, what, (unsigned long long)err->offset);
+    } else {
+        gcev_cli_fail(cmd, "%s: %s (%s at offset %llu)", path, err->message, what,
+                      (unsigned long long)err->offset);
+    }
 }

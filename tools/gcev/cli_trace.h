@@ -13,7 +13,8 @@ const char *gcev_cli_provider_label(const gcev_trace_event *ev, char guid_buf[37
 const gcev_event_desc *gcev_cli_event_desc(const gcev_trace_event *ev);
 /* The event's name: the compiled symbol, else the trace's own name. */
 const char *gcev_cli_event_name(const gcev_trace_event *ev);
-/* Prints "gcev <cmd>: <status>: <message> at offset N" for a trace error. */
-void gcev_cli_trace_error(const char *cmd, gcev_status st, const gcev_error *err);
+/* Prints "gcev <cmd>: FILE: <message> (<status> at offset N)" for a trace error (the status
+ * once when the message is just the status's text). */
+void gcev_cli_trace_error(const char *cmd, const char *path, gcev_status st, const gcev_error *err);
 
 #endif

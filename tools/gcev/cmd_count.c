@@ -188,7 +188,7 @@ int gcev_cmd_count(int argc, char **argv)
         total++;
     }
     if (st != GCEV_END) {
-        gcev_cli_trace_error("count", st, &err);
+        gcev_cli_trace_error("count", path, st, &err);
         rc = GCEV_EXIT_TRACE_ERROR;
     }
     qsort(tab.rows, tab.n, sizeof *tab.rows, row_cmp);

@@ -196,7 +196,7 @@ int gcev_cmd_dump(int argc, char **argv)
     }
     if (st != GCEV_END) {
         fflush(stdout);
-        gcev_cli_trace_error("dump", st, &err);
+        gcev_cli_trace_error("dump", path, st, &err);
         rc = GCEV_EXIT_TRACE_ERROR;
     }
     free(b.s);

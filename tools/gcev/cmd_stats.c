@@ -111,7 +111,7 @@ int gcev_cmd_stats(int argc, char **argv)
     }
     int rc = GCEV_EXIT_OK;
     if (st != GCEV_OK) {
-        gcev_cli_trace_error("stats", st, &err);
+        gcev_cli_trace_error("stats", path, st, &err);
         r.read_error = err.message ? err.message : gcev_status_str(st);
         rc = GCEV_EXIT_TRACE_ERROR;
     }
