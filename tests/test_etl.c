@@ -1066,6 +1066,67 @@ static void test_tracelogging_payload_json_limits(void **state)
     etlb_free(&b);
 }
 
+/* Stack frames are exposed only at the event's own pointer width (a WOW64 process logs
+ * 32-bit frames under a 64-bit header: not exposed as 64-bit IPs). */
+static void test_etl_stack_trace_width_must_match_the_header(void **state)
+{
+    (void)state;
+    etlb b;
+    etlb_init(&b, BUF);
+    etlb_buffer_begin(&b, 0, 0);
+    etlb_logfile lf;
+    default_logfile(&lf);
+    etlb_logfile_header(&b, &lf);
+    uint8_t s32[8 + 3 * 4] = {0}, s64[8 + 2 * 8] = {0};
+    for (int i = 0; i < 3; i++) {
+        gcev_put32(s32 + 8 + 4 * i, 0x401000u + (uint32_t)i);
+    }
+    gcev_put64(s64 + 8, 0x7ff000001000u);
+    gcev_put64(s64 + 16, 0x7ff000002000u);
+    uint8_t p8[8] = {0};
+    const etlb_ext x32[] = {{5, s32, sizeof s32}}, x64[] = {{6, s64, sizeof s64}};
+    /* 64-bit header + 32-bit frames; 32-bit header + 32-bit frames; 64-bit + 64-bit */
+    const struct {
+        uint8_t header_type;
+        const etlb_ext *ext;
+    } cases[] = {{0x13, x32}, {0x12, x32}, {0x13, x64}, {0x12, x64}};
+    for (int i = 0; i < 4; i++) {
+        etlb_event e = {.header_type = cases[i].header_type,
+                        .pid = 1,
+                        .tid = 2,
+                        .ts = 2000 + i,
+                        .provider = other_guid,
+                        .id = (uint16_t)(10 + i),
+                        .ext = cases[i].ext,
+                        .next = 1,
+                        .payload = p8,
+                        .payload_size = 4};
+        etlb_event_record(&b, &e);
+    }
+    etlb_buffer_end(&b);
+    gcev_trace t;
+    gcev_error err;
+    assert_int_equal(etl_open_mem(&t, b.data, b.size, 0, &err), GCEV_OK);
+    gcev_trace_event ev;
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK); /* the log file header */
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.pointer_size, 8);
+    assert_null(ev.stack);
+    assert_int_equal(ev.stack_size, 0);
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.pointer_size, 4);
+    assert_non_null(ev.stack);
+    assert_int_equal(ev.stack_size, 12);
+    assert_int_equal(gcev_rd_u32le(ev.stack + 8), 0x401002u);
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_int_equal(ev.stack_size, 16);
+    assert_true(gcev_rd_u64le(ev.stack) == 0x7ff000001000u);
+    assert_int_equal(etl_next(&t, &ev, &err), GCEV_OK);
+    assert_null(ev.stack);
+    etl_close(&t);
+    etlb_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1083,6 +1144,7 @@ int main(void)
         cmocka_unit_test(test_first_record_must_be_logfile_header),
         cmocka_unit_test(test_tracelogging_payload_json_every_type),
         cmocka_unit_test(test_tracelogging_payload_json_limits),
+        cmocka_unit_test(test_etl_stack_trace_width_must_match_the_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

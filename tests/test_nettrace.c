@@ -502,6 +502,24 @@ static void test_nettrace_v6_thread_flush_forgets_sequence_numbers(void **s)
     }
 }
 
+/* The header's SYSTEMTIME (the writer's 2020-01-03 04:05:06.007 UTC) as a FILETIME. */
+static void test_nettrace_sync_time_utc_is_the_header_systemtime(void **s)
+{
+    (void)s;
+    for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
+        size_t n;
+        uint8_t *p = sample_trace(versions[v][0], (int)versions[v][1], &n);
+        gcev_trace *t;
+        assert_int_equal(gcev_trace_open_memory(p, n, NULL, &t, NULL), GCEV_OK);
+        const gcev_trace_info *info = gcev_trace_get_info(t);
+        assert_true(info->sync_time_utc == INT64_C(132224979060070000));
+        assert_int_equal(info->sync_time_qpc, 50);
+        assert_int_equal(info->clock_frequency, 1000000);
+        gcev_trace_close(t);
+        free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -519,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_nettrace_time_order_first_stream_not_earliest),
         cmocka_unit_test(test_nettrace_sequence_restart_at_1_is_not_a_drop),
         cmocka_unit_test(test_nettrace_v6_thread_flush_forgets_sequence_numbers),
+        cmocka_unit_test(test_nettrace_sync_time_utc_is_the_header_systemtime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
