@@ -520,6 +520,79 @@ static void test_nettrace_sync_time_utc_is_the_header_systemtime(void **s)
     }
 }
 
+/* V6 label lists: activity ids, and opcode/level/keywords/version overriding the metadata. */
+static void test_nettrace_v6_label_lists_override_metadata(void **s)
+{
+    (void)s;
+    for (int compressed = 0; compressed < 2; compressed++) {
+        wtrace t;
+        wt_start(&t, 6, compressed);
+        gcev_writer_meta m = {"P", 1, 2, 3, 4, 0x10, "E", NULL, 0};
+        uint32_t id;
+        assert_int_equal(gcev_writer_define(t.w, &m, &id), GCEV_OK);
+        static const uint8_t pl[4] = {0};
+        gcev_writer_event e = {id, 5, 5, 0, 0, 100, pl, 4, NULL, 0, {0}};
+        gcev_writer_labels l;
+        memset(&l, 0, sizeof l);
+        l.activity_id = (gcev_guid){0x11223344, 0x5566, 0x7788, {1, 2, 3, 4, 5, 6, 7, 8}};
+        l.related_activity_id = (gcev_guid){0xaabbccdd, 1, 2, {9, 9, 9, 9, 9, 9, 9, 9}};
+        l.has_opcode = 1;
+        l.opcode = 9;
+        l.has_level = 1;
+        l.level = 1;
+        l.has_version = 1;
+        l.version = 7;
+        l.has_keywords = 1;
+        l.keywords = 0x8000000000000001u;
+        l.tracing = 1;
+        assert_int_equal(gcev_writer_write_labeled(t.w, &e, &l), GCEV_OK);
+        e.timestamp = 110;
+        assert_int_equal(gcev_writer_write(t.w, &e), GCEV_OK); /* no labels: the metadata's */
+        gcev_writer_labels only_version;
+        memset(&only_version, 0, sizeof only_version);
+        e.timestamp = 120;
+        assert_int_equal(gcev_writer_write_labeled(t.w, &e, &only_version), GCEV_OK);
+        wt_finish(&t);
+        gcev_trace *tr;
+        gcev_error err;
+        assert_int_equal(gcev_trace_open_memory(t.data, t.size, NULL, &tr, &err), GCEV_OK);
+        gcev_trace_event ev;
+        assert_int_equal(gcev_trace_next(tr, &ev, &err), GCEV_OK);
+        assert_int_equal(ev.version, 7);
+        assert_int_equal(ev.opcode, 9);
+        assert_int_equal(ev.level, 1);
+        assert_true(ev.keywords == 0x8000000000000001u);
+        assert_true(ev.has_activity_id && ev.has_related_activity_id);
+        assert_int_equal(ev.activity_id.data1, 0x11223344);
+        assert_int_equal(ev.related_activity_id.data4[7], 9);
+        assert_int_equal(gcev_trace_next(tr, &ev, &err), GCEV_OK);
+        assert_int_equal(ev.version, 2);
+        assert_int_equal(ev.opcode, 3);
+        assert_int_equal(ev.level, 4);
+        assert_true(ev.keywords == 0x10);
+        assert_false(ev.has_activity_id);
+        assert_int_equal(gcev_trace_next(tr, &ev, &err), GCEV_OK);
+        assert_int_equal(ev.version, 0); /* a list with only Version 0 */
+        assert_int_equal(ev.opcode, 3);
+        assert_int_equal(gcev_trace_next(tr, &ev, &err), GCEV_END);
+        gcev_trace_close(tr);
+        gcev_writer_free(t.w);
+    }
+    /* labels are V6 only */
+    wtrace t;
+    wt_start(&t, 5, 1);
+    uint32_t id = wt_define(&t, "P", 1, "E", NULL, 0);
+    gcev_writer_event e = {id, 5, 5, 0, 0, 100, NULL, 0, NULL, 0, {0}};
+    gcev_writer_labels l;
+    memset(&l, 0, sizeof l);
+    assert_int_equal(gcev_writer_write_labeled(t.w, &e, &l), GCEV_E_UNSUPPORTED);
+    assert_int_equal(gcev_writer_sequence_point_flags(t.w, 1, GCEV_WRITER_SP_FLUSH_THREADS),
+                     GCEV_E_UNSUPPORTED);
+    assert_int_equal(gcev_writer_redefine(t.w, id, &(gcev_writer_meta){"P", 1, 0, 0, 4, 0, "E", NULL, 0}),
+                     GCEV_E_UNSUPPORTED);
+    gcev_writer_free(t.w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -538,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_nettrace_sequence_restart_at_1_is_not_a_drop),
         cmocka_unit_test(test_nettrace_v6_thread_flush_forgets_sequence_numbers),
         cmocka_unit_test(test_nettrace_sync_time_utc_is_the_header_systemtime),
+        cmocka_unit_test(test_nettrace_v6_label_lists_override_metadata),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

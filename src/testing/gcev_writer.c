@@ -33,11 +33,12 @@ struct gcev_writer {
     wbuf blk; /* rows of the pending event block */
     int64_t blk_min, blk_max;
     struct {
-        uint32_t meta_id, seq, proc, stack_id;
+        uint32_t meta_id, seq, proc, stack_id, label_id;
         uint64_t capture, tid, ts;
     } prev;
     uint32_t nmeta;
     uint32_t next_stack_id;
+    uint32_t next_label_id;
     wthread *threads;
     size_t nthreads, cap_threads;
     uint64_t *v6_threads; /* thread indexes already described (V6) */
@@ -596,7 +597,95 @@ static int v6_thread(gcev_writer *w, uint64_t tid)
     return !w->out.failed;
 }
 
+/* V6: a LabelList block with one list; returns its id (0 when out of memory). */
+static uint32_t write_labels(gcev_writer *w, const gcev_writer_labels *l)
+{
+    static const gcev_guid zero;
+    wbuf list = {0}, body = {0};
+    uint8_t g[16];
+    size_t last = 0; /* where the last label starts: its kind's high bit ends the list */
+    if (memcmp(&l->activity_id, &zero, sizeof zero)) {
+        last = list.len;
+        put8(&list, 1);
+        gcev_guid_store(g, &l->activity_id);
+        put(&list, g, 16);
+    }
+    if (memcmp(&l->related_activity_id, &zero, sizeof zero)) {
+        last = list.len;
+        put8(&list, 2);
+        gcev_guid_store(g, &l->related_activity_id);
+        put(&list, g, 16);
+    }
+    if (l->tracing) {
+        memset(g, 0x77, 16);
+        put8(&list, 3);
+        put(&list, g, 16);
+        put8(&list, 4);
+        put64(&list, 0x1122334455667788u);
+        put8(&list, 5);
+        put_str8(&list, "key");
+        put_str8(&list, "value");
+        last = list.len;
+        put8(&list, 6);
+        put_str8(&list, "n");
+        putvar(&list, 42);
+    }
+    if (l->has_opcode) {
+        last = list.len;
+        put8(&list, 7);
+        put8(&list, l->opcode);
+    }
+    if (l->has_keywords) {
+        last = list.len;
+        put8(&list, 8);
+        put64(&list, l->keywords);
+    }
+    if (l->has_level) {
+        last = list.len;
+        put8(&list, 9);
+        put8(&list, l->level);
+    }
+    if (l->has_version || list.len == 0) { /* a list holds at least one label */
+        last = list.len;
+        put8(&list, 10);
+        put8(&list, l->version);
+    }
+    if (!list.failed) {
+        list.p[last] |= 0x80;
+    }
+    flush_events(w);
+    uint32_t id = ++w->next_label_id;
+    put32(&body, id);
+    put32(&body, 1);
+    put(&body, list.p, list.len);
+    body.failed |= list.failed;
+    write_block(w, "", 8, &body);
+    free(list.p);
+    free(body.p);
+    return w->out.failed ? 0 : id;
+}
+
+static gcev_status write_event(gcev_writer *w, const gcev_writer_event *e, uint32_t label_id);
+
 gcev_status gcev_writer_write(gcev_writer *w, const gcev_writer_event *e)
+{
+    return write_event(w, e, 0);
+}
+
+gcev_status gcev_writer_write_labeled(gcev_writer *w, const gcev_writer_event *e,
+                                      const gcev_writer_labels *labels)
+{
+    if (!w || !e || !labels || w->finished) {
+        return GCEV_E_INVALID_ARG;
+    }
+    if (!v6(w)) {
+        return GCEV_E_UNSUPPORTED;
+    }
+    uint32_t id = write_labels(w, labels);
+    return id ? write_event(w, e, id) : GCEV_E_NOMEM;
+}
+
+static gcev_status write_event(gcev_writer *w, const gcev_writer_event *e, uint32_t label_id)
 {
     if (!w || !e || w->finished || e->meta_id == 0 || e->meta_id > w->nmeta) {
         return GCEV_E_INVALID_ARG;
@@ -639,7 +728,8 @@ gcev_status gcev_writer_write(gcev_writer *w, const gcev_writer_event *e)
                    e->stack ? e->stack_size : 0);
     } else if (w->o.compressed) {
         wbuf *r = &w->blk;
-        put8(r, 1 | 2 | 4 | 8 | 128);
+        int new_label = label_id != w->prev.label_id; /* label ids carry over within a block */
+        put8(r, (uint8_t)(1 | 2 | 4 | 8 | 128 | (new_label ? 16 : 0)));
         putvar(r, e->meta_id);
         putvar(r, (uint32_t)(seq - w->prev.seq - 1));
         putvar(r, cap);
@@ -649,6 +739,10 @@ gcev_status gcev_writer_write(gcev_writer *w, const gcev_writer_event *e)
         putvar(r, stack_id);
         putvar(r, (uint64_t)e->timestamp - w->prev.ts);
         w->prev.ts = (uint64_t)e->timestamp;
+        if (new_label) {
+            putvar(r, label_id);
+            w->prev.label_id = label_id;
+        }
         putvar(r, e->payload_size);
         put(r, e->payload, e->payload_size);
     } else {
@@ -661,7 +755,7 @@ gcev_status gcev_writer_write(gcev_writer *w, const gcev_writer_event *e)
         put32(r, e->processor);
         put32(r, stack_id);
         put64(r, (uint64_t)e->timestamp);
-        put32(r, 0);
+        put32(r, label_id);
         put32(r, e->payload_size);
         put(r, e->payload, e->payload_size);
     }

@@ -77,6 +77,16 @@ enum {
 GCEV_API gcev_status gcev_writer_sequence_point_flags(gcev_writer *w, int64_t timestamp, uint32_t flags);
 /* V6 only: a new metadata record for an id already given out (as after a metadata flush). */
 GCEV_API gcev_status gcev_writer_redefine(gcev_writer *w, uint32_t meta_id, const gcev_writer_meta *m);
+/* V6 label list of one event (gcev_writer_write_labeled). */
+typedef struct gcev_writer_labels {
+    gcev_guid activity_id, related_activity_id; /* zero = none */
+    uint8_t has_opcode, opcode, has_level, level, has_version, version, has_keywords;
+    uint64_t keywords;
+    uint8_t tracing; /* 1: also a TraceId, a SpanId and two key/value labels (readers skip them) */
+} gcev_writer_labels;
+/* V6 only: writes e with a label list (its own LabelList block) that the event refers to. */
+GCEV_API gcev_status gcev_writer_write_labeled(gcev_writer *w, const gcev_writer_event *e,
+                                               const gcev_writer_labels *labels);
 /* Closes the stream; the bytes stay valid until gcev_writer_free. */
 GCEV_API gcev_status gcev_writer_finish(gcev_writer *w, const uint8_t **data, size_t *size);
 GCEV_API void gcev_writer_free(gcev_writer *w);
