@@ -98,6 +98,22 @@ static void test_dynamic_data_shorter_than_its_version_is_truncated(void **state
         assert_int_equal(gcev_decode_dynamic(&ev, &inner, &err), GCEV_E_TRUNCATED);
         assert_string_equal(err.field, "Version");
     }
+    /* a one-byte blob of 0 followed by a 0 byte: still too short, never read as version 0 */
+    {
+        buf z;
+        gcev_event ev, inner;
+        gcev_error err;
+        outer(&z, "CommittedUsage", 1, &ev);
+        size_t body = 2 * 15 + 4;
+        z.b[body] = 0;
+        z.b[body + 1] = 0;
+        z.b[body + 2] = 0;
+        gcev_input in = {&gcev_provider_runtime, 39, 0, 8, z.b, z.n};
+        assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
+        assert_int_equal(ev.u.gc_dynamic_event.data.size, 1);
+        assert_int_equal(gcev_decode_dynamic(&ev, &inner, &err), GCEV_E_TRUNCATED);
+        assert_string_equal(err.field, "Version");
+    }
     /* the body cut inside a field: the inner decoder's own truncation */
     buf b;
     gcev_event ev, inner;
