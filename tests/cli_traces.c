@@ -6,7 +6,8 @@
  *                           GCHeapStats_V1, GCEnd_V1) with runtime events that have no
  *                           GC schema (ExceptionThrown_V1, a rundown MethodDCEnd), an
  *                           EventSource event whose string holds quotes and a comma, on
- *                           two threads whose timestamps interleave, a sequence point.
+ *                           two threads whose timestamps interleave, a sequence point, and
+ *                           ExceptionThrown in two versions (V1 first, then V0).
  *   cli_truncated.nettrace  the same bytes cut inside its last event block.
  */
 #include <stdio.h>
@@ -56,9 +57,10 @@ int main(int argc, char **argv)
         {RT, 80, 1, 1, 2, 0x8000, "", NULL, 0},            /* ExceptionThrown_V1: no GC schema */
         {RT "Rundown", 144, 0, 4, 4, 0x10, "", NULL, 0},   /* MethodDCEnd: no GC schema */
         {"MySource", 3, 0, 0, 4, 0, "Note", es_fields, 2}, /* EventSource */
+        {RT, 80, 0, 1, 2, 0x8000, "", NULL, 0},            /* ExceptionThrown (V0) */
     };
-    uint32_t id[6];
-    for (int i = 0; i < 6; i++) {
+    uint32_t id[7];
+    for (int i = 0; i < 7; i++) {
         check(gcev_writer_define(w, &metas[i], &id[i]), "define");
     }
     uint8_t start[26] = {8, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0x2a};
@@ -86,7 +88,7 @@ int main(int argc, char **argv)
         {3, 21, 2000, exc, sizeof exc},         {0, 20, 2500, start, sizeof start},
         {5, 21, 2400, es, sizeof es},           {1, 20, 3000, heap, sizeof heap},
         {4, 22, 3100, rundown, sizeof rundown}, {2, 20, 3200, end, sizeof end},
-        {5, 21, 3150, es, sizeof es},
+        {5, 21, 3150, es, sizeof es},           {6, 21, 3300, exc, 4},
     };
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
         if (i == 4) {
