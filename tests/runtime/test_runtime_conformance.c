@@ -1061,6 +1061,9 @@ static void check_expect(const char *trace, const char *side_path, const gev *ev
     te_i64(tj_get(ex, "heaps_max"), &heaps_max);
     te_i64(tj_get(ex, "pause_mode"), &pause);
     const tj *dyn = tj_get(ex, "dynamic_events");
+    const tj *segs = tj_get(ex, "segments");
+    int want_segments = segs && segs->kind == TJ_BOOL && segs->boolean;
+    uint64_t largest_soh = 0;
     const tj *server = tj_get(ex, "server");
     unsigned long long histories = 0, dynamic = 0, bad = 0;
     int64_t max_heaps = 0;
@@ -1071,6 +1074,14 @@ static void check_expect(const char *trace, const char *side_path, const gev *ev
         }
         if (g->id == 39) {
             dynamic++;
+        }
+        if (g->id == 5) {
+            gcev_input cin = {g->provider, g->id, g->version, g->pointer_size, g->payload, g->size};
+            gcev_event cev;
+            if (gcev_decode(&cin, &cev, NULL) == GCEV_OK && cev.u.gc_create_segment.type == 0 &&
+                cev.u.gc_create_segment.size > largest_soh) {
+                largest_soh = cev.u.gc_create_segment.size;
+            }
         }
         if (g->id != 205) {
             continue;
@@ -1106,6 +1117,16 @@ static void check_expect(const char *trace, const char *side_path, const gev *ev
     if (server && server->kind == TJ_BOOL && server->boolean && heaps_max < 0 && max_heaps < 2) {
         tot->mismatches++;
         print_message("MISMATCH %s: server GC expected, NumHeaps is %lld\n", trace, (long long)max_heaps);
+    }
+    /*
+     * Segments or regions: the regions GC creates its small-object "segments" as regions of
+     * GCRegionSize (4 MB by default, 32 MB for large regions), the segments GC (libclrgc.so) as
+     * whole segments (256 MB for workstation GC here). Seen on every capture of the matrix.
+     */
+    if (want_segments != (largest_soh > (UINT64_C(32) << 20))) {
+        tot->mismatches++;
+        print_message("MISMATCH %s: %s GC expected, the largest small-object GCCreateSegment is %llu bytes\n",
+                      trace, want_segments ? "segments" : "regions", (unsigned long long)largest_soh);
     }
     if (dyn && dyn->kind == TJ_BOOL && dyn->boolean && dynamic == 0) {
         tot->mismatches++;

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// bench-traceevent: TraceEvent 4.0.0's speed on the traces gcev's bench_trace walks (issue 10 item 6).
+//
+//   bench-traceevent --manifest manifest/gc.man [--runs N] TRACE...
+//
+// Two modes per trace, best of N runs (default 5) in one process, after one warm-up run:
+//   walk    EventPipeEventSource.Process() with an AllEvents handler that counts (every event);
+//   decode  the same with the Clr, Private and Rundown parsers, and for every event of gcev's GC
+//           set (the manifest's (provider, id) pairs) every PayloadValue(i) and every member of
+//           every struct-array element through TraceEvent's typed accessors (Values(i), Info(i),
+//           Buckets(i), GenData(gen), TypeParameterID(j)), read by compiled delegates.
+// One line per (file, mode), tab-separated, after a '#' header:
+//   traceevent  MODE  FILE  EVENTS  GC_EVENTS  BEST_SECONDS  EVENTS_PER_SECOND
+using System.Diagnostics;
+using System.Globalization;
+using System.Linq.Expressions;
+using System.Reflection;
+using System.Xml;
+using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Parsers;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+
+namespace Gcev.Bench;
+
+internal static class Program
+{
+    private static long s_sink;
+
+    private static int Main(string[] args)
+    {
+        string? manifest = null;
+        int runs = 5;
+        var files = new List<string>();
+        for (int i = 0; i < args.Length; i++)
+        {
+            if (args[i] == "--manifest")
+                manifest = args[++i];
+            else if (args[i] == "--runs")
+                runs = int.Parse(args[++i], CultureInfo.InvariantCulture);
+            else
+                files.Add(args[i]);
+        }
+        if (manifest == null || files.Count == 0 || runs < 1)
+        {
+            Console.Error.WriteLine("usage: bench-traceevent --manifest gc.man [--runs N] TRACE...");
+            return 2;
+        }
+        var gcSet = LoadGcSet(manifest);
+        Console.WriteLine("# tool\tmode\tfile\tevents\tgc_events\tbest_s\tevents_per_s");
+        foreach (var f in files)
+        {
+            foreach (var mode in new[] { "walk", "decode" })
+            {
+                long events = 0, gcEvents = 0;
+                double best = double.MaxValue;
+                for (int r = 0; r <= runs; r++) // run 0 warms up (JIT, file cache)
+                {
+                    var sw = Stopwatch.StartNew();
+                    (events, gcEvents) = mode == "walk" ? Walk(f) : Decode(f, gcSet);
+                    double t = sw.Elapsed.TotalSeconds;
+                    if (r > 0 && t < best)
+                        best = t;
+                }
+                Console.WriteLine(string.Join('\t', "traceevent", mode, f, events.ToString(CultureInfo.InvariantCulture),
+                    gcEvents.ToString(CultureInfo.InvariantCulture), best.ToString("F6", CultureInfo.InvariantCulture),
+                    (events / best).ToString("F0", CultureInfo.InvariantCulture)));
+            }
+        }
+        GC.KeepAlive(s_sink);
+        return 0;
+    }
+
+    private static HashSet<(string, int)> LoadGcSet(string path)
+    {
+        var set = new HashSet<(string, int)>();
+        var doc = new XmlDocument();
+        doc.Load(path);
+        foreach (XmlElement prov in doc.GetElementsByTagName("provider"))
+            foreach (XmlElement ev in prov.GetElementsByTagName("event"))
+                set.Add((prov.GetAttribute("name"), int.Parse(ev.GetAttribute("value"), CultureInfo.InvariantCulture)));
+        return set;
+    }
+
+    private static (long, long) Walk(string path)
+    {
+        long n = 0;
+        using var source = new EventPipeEventSource(path);
+        source.AllEvents += _ => n++;
+        source.Process();
+        return (n, 0);
+    }
+
+    private static (long, long) Decode(string path, HashSet<(string, int)> gcSet)
+    {
+        long n = 0, gc = 0, sink = 0;
+        using var source = new EventPipeEventSource(path);
+        source.Clr.All += _ => { };
+        new ClrPrivateTraceEventParser(source).All += _ => { };
+        new ClrRundownTraceEventParser(source).All += _ => { };
+        source.AllEvents += data =>
+        {
+            n++;
+            int id = (int)data.ID;
+            if (data.GetType().Name == "GCDynamicTraceEventImpl")
+                id = 39;
+            if (!gcSet.Contains((data.ProviderName, id)))
+                return;
+            gc++;
+            var names = data.PayloadNames;
+            if (names != null)
+                for (int i = 0; i < names.Length; i++)
+                    sink += data.PayloadValue(i)?.GetHashCode() ?? 0;
+            foreach (var a in Readers.For(data.GetType()))
+            {
+                int count = a.Count(data);
+                for (int i = 0; i < count; i++)
+                    sink += a.Element(data, i);
+            }
+        };
+        source.Process();
+        s_sink += sink;
+        return (n, gc);
+    }
+}
+
+/// <summary>Compiled readers of one event class's struct arrays.</summary>
+internal sealed class ArrayReader
+{
+    public required Func<TraceEvent, int> Count;
+    public required Func<TraceEvent, int, long> Element; // reads every member of element i
+}
+
+internal static class Readers
+{
+    private static readonly Dictionary<string, string> CountOf = new()
+    {
+        ["Values"] = "Count", ["Info"] = "Count", ["Buckets"] = "Count", ["GenData"] = "NumGenerations",
+        ["TypeParameterID"] = "TypeParameterCount",
+    };
+    private static readonly Dictionary<Type, ArrayReader[]> Cache = new();
+
+    public static ArrayReader[] For(Type t)
+    {
+        if (Cache.TryGetValue(t, out var r))
+            return r;
+        var list = new List<ArrayReader>();
+        foreach (var m in t.GetMethods(BindingFlags.Public | BindingFlags.Instance | BindingFlags.DeclaredOnly))
+        {
+            var ps = m.GetParameters();
+            if (m.IsSpecialName || ps.Length != 1 || m.ReturnType == typeof(void) || !CountOf.ContainsKey(m.Name))
+                continue;
+            var countProp = t.GetProperty(CountOf[m.Name])!;
+            var e = Expression.Parameter(typeof(TraceEvent), "e");
+            var i = Expression.Parameter(typeof(int), "i");
+            var typed = Expression.Convert(e, t);
+            var count = Expression.Lambda<Func<TraceEvent, int>>(
+                Expression.Convert(Expression.Property(typed, countProp), typeof(int)), e).Compile();
+            Expression arg = ps[0].ParameterType == typeof(int) ? i : Expression.Convert(i, ps[0].ParameterType);
+            var elem = Expression.Variable(m.ReturnType, "elem");
+            var acc = Expression.Variable(typeof(long), "acc");
+            var body = new List<Expression> { Expression.Assign(elem, Expression.Call(typed, m, arg)), Expression.Assign(acc, Expression.Constant(0L)) };
+            foreach (var p in m.ReturnType.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.GetIndexParameters().Length == 0))
+            {
+                Expression v = Expression.Property(elem, p);
+                Expression h = p.PropertyType.IsValueType
+                    ? Expression.Call(v, p.PropertyType.GetMethod("GetHashCode", Type.EmptyTypes)!)
+                    : Expression.Condition(Expression.Equal(v, Expression.Constant(null, p.PropertyType)), Expression.Constant(0),
+                        Expression.Call(v, typeof(object).GetMethod("GetHashCode")!));
+                body.Add(Expression.AddAssign(acc, Expression.Convert(h, typeof(long))));
+            }
+            body.Add(acc);
+            var element = Expression.Lambda<Func<TraceEvent, int, long>>(Expression.Block(new[] { elem, acc }, body), e, i).Compile();
+            list.Add(new ArrayReader { Count = count, Element = element });
+        }
+        r = list.ToArray();
+        Cache[t] = r;
+        return r;
+    }
+}
