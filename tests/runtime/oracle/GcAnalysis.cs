@@ -53,6 +53,11 @@ internal static class GcAnalysis
             Json.Str(sb, rt.RuntimeVersion?.ToString());
             sb.Append(',');
             Members(sb, rt.GC.Stats(), 0, new HashSet<object>(ReferenceEqualityComparer.Instance), comma: false);
+            // per condemned generation (GCStats for gen 0, 1, 2) and the GC settings TraceEvent saw
+            sb.Append(",\"Generations()\":");
+            Value(sb, Accessors.Safe(() => rt.GC.Generations()), 1, new HashSet<object>(ReferenceEqualityComparer.Instance));
+            sb.Append(",\"GCSettings\":");
+            Value(sb, Accessors.Safe(() => rt.GC.GCSettings), 1, new HashSet<object>(ReferenceEqualityComparer.Instance));
             sb.Append('}');
             output.WriteLine(sb.ToString());
         }
