@@ -19,6 +19,9 @@
  *   count, GC latency mode as GCGlobalHeapHistory PauseMode, DATAS dynamic events, segments).
  *
  *   test_runtime_conformance TRACE.nettrace...
+ *
+ * A perfcollect TRACE.trace.zip (CTF) works the same way with TRACE.trace.zip.oracle.jsonl: its
+ * timestamps are held to TraceEvent's up to one constant, the trace clock's offset.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1242,6 +1245,17 @@ static void conformance(void **state)
     }
     qsort(gs, ng, sizeof *gs, cmp_gev);
     qsort(ts, o.nevents, sizeof *ts, cmp_tev);
+    /* CTF (LTTng): TraceEvent's timestamps are the trace clock's cycles, gcev's are ns with the
+     * clock's offset (the Unix epoch) added: one constant difference, then every event equal. */
+    const char *format = o.trace ? oracle_str(tj_get(o.trace, "format")) : NULL;
+    if (format && !strcmp(format, "ctf") && ng && o.nevents) {
+        int64_t offset = gs[0].ts - ts[0].ts;
+        print_message("%s: CTF, gcev timestamps = TraceEvent's + %lld ns (the clock offset)\n", trace,
+                      (long long)offset);
+        for (size_t i = 0; i < o.nevents; i++) {
+            ts[i].ts += offset;
+        }
+    }
 
     totals tot = {0};
     /* the same events per (provider, id, version) */

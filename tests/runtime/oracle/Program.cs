@@ -121,7 +121,9 @@ internal sealed class EventDumper
 
     public int Run(string path, bool gcs)
     {
-        using var source = new EventPipeEventSource(path);
+        // A perfcollect (LTTng, CTF) .trace.zip goes to TraceEvent's CTF reader; everything else is EventPipe.
+        bool ctf = path.EndsWith(".trace.zip", StringComparison.OrdinalIgnoreCase);
+        using TraceEventDispatcher source = ctf ? new CtfTraceEventSource(path) : new EventPipeEventSource(path);
         // Typed templates for the runtime, private and rundown providers (the Clr parser is
         // source.Clr; GCDynamicEvent comes with it).
         source.Clr.All += _ => { };
@@ -138,6 +140,8 @@ internal sealed class EventDumper
         Json.Str(_sb, Path.GetFileName(path));
         _sb.Append(",\"traceevent\":");
         Json.Str(_sb, typeof(TraceEvent).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion);
+        if (ctf)
+            _sb.Append(",\"format\":\"ctf\"");
         _sb.Append(",\"pointer_size\":").Append(source.PointerSize);
         _sb.Append(",\"cpu_count\":").Append(source.NumberOfProcessors);
         _sb.Append(",\"session_start_utc\":");
