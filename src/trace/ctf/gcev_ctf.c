@@ -30,8 +30,15 @@
 
 enum {
     HEADER_PEEK = 65536, /* most bytes a packet header + context may take */
-    MSG_CAP = 512
+    MSG_CAP = 512,
+    PROCNAME_CAP = 64
 };
+
+/* What the streams may hold at once, whatever their number (hostile archives):
+ * the event-field slots each stream keeps for its pending event, and the windows
+ * of streamed (archive) sources, each holding its current packet. */
+#define MAX_STREAM_SLOT_BYTES ((uint64_t)256 << 20)
+#define MAX_WINDOW_BYTES ((uint64_t)1 << 30)
 
 /* Messages of failed opens: the trace is gone by then, so they live per thread. */
 static _Thread_local char open_msg[MSG_CAP];
@@ -63,9 +70,14 @@ typedef struct ctf_stream {
     int have_discarded;
     uint64_t cycles; /* the last full timestamp */
     const gcev_ctf_clock *clock;
-    gcev_ctf_cursor cur;
-    gcev_ctf_slot *ph, *pc, *eh, *sec, *ec, *ef;
+    uint64_t pos;                       /* bit offset of the next event in the packet */
+    gcev_ctf_slot *ef;                  /* the pending event's fields (the other roots use the reader's) */
+    size_t window_cap;                  /* window bytes of a streamed source, as counted in the reader */
     int ctx_pid, ctx_tid, ctx_procname; /* indexes in the stream event context, or -1 */
+    uint32_t pid;
+    uint64_t tid;
+    int has_procname;
+    char procname[PROCNAME_CAP];
     /* header hook output */
     uint64_t hdr_id;
     /* the event held */
@@ -90,8 +102,13 @@ typedef struct ctf_reader {
     ctf_stream *last; /* popped by the previous next(): advanced first */
     ctf_stream *failed;
     gcev_ctf_buf payload;
-    char procname[64];
+    char procname[PROCNAME_CAP];
     uint64_t max_packet;
+    /* decoding is one stream at a time: one cursor and the transient roots' slots */
+    gcev_ctf_cursor cur;
+    gcev_ctf_slot *ph, *pc, *eh, *sec, *ec;
+    uint64_t slot_bytes;   /* of all streams' ef */
+    uint64_t window_bytes; /* of all streamed sources' windows */
     gcev_trace *t;
 } ctf_reader;
 
@@ -190,27 +207,27 @@ static int alloc_slots(gcev_ctf_slot **p, uint32_t n)
     return *p != NULL;
 }
 
-/* Per stream class: slot arrays and the context indexes. */
-static int stream_bind_class(ctf_stream *s, const gcev_ctf_stream_class *sc)
+/* Per stream class: the pending event's slots and the context indexes. GCEV_OK, or
+ * GCEV_E_LIMIT / GCEV_E_NOMEM. */
+static gcev_status stream_bind_class(ctf_reader *r, ctf_stream *s, const gcev_ctf_stream_class *sc)
 {
     const gcev_ctf_meta *m = &s->sub->meta;
     s->sc = sc;
-    uint32_t nec = 0, nef = 0;
+    uint32_t nef = 0;
     for (uint32_t i = 0; i < sc->nevents; i++) {
         const gcev_ctf_event_class *e = &m->events[sc->first_event + i];
-        if (max_fields(e->context) > nec) {
-            nec = max_fields(e->context);
-        }
         if (max_fields(e->fields) > nef) {
             nef = max_fields(e->fields);
         }
     }
-    if (!alloc_slots(&s->pc, max_fields(sc->packet_context)) ||
-        !alloc_slots(&s->eh, max_fields(sc->event_header)) ||
-        !alloc_slots(&s->sec, max_fields(sc->event_context)) || !alloc_slots(&s->ec, nec) ||
-        !alloc_slots(&s->ef, nef)) {
-        return 0;
+    uint64_t bytes = (uint64_t)(nef ? nef : 1) * sizeof(gcev_ctf_slot);
+    if (bytes > MAX_STREAM_SLOT_BYTES - r->slot_bytes) {
+        return GCEV_E_LIMIT;
     }
+    if (!alloc_slots(&s->ef, nef)) {
+        return GCEV_E_NOMEM;
+    }
+    r->slot_bytes += bytes;
     s->ctx_pid = ctx_find(sc->event_context, "_vpid", "_pid");
     s->ctx_tid = ctx_find(sc->event_context, "_vtid", "_tid");
     s->ctx_procname = slot_find(sc->event_context, "_procname");
@@ -224,7 +241,7 @@ static int stream_bind_class(ctf_stream *s, const gcev_ctf_stream_class *sc)
         s->ctx_procname = slot_find(sc->event_context, "procname");
     }
     s->clock = m->nclocks ? &m->clocks[0] : NULL;
-    return 1;
+    return GCEV_OK;
 }
 
 static uint64_t slot_value(const gcev_ctf_type *t, const gcev_ctf_slot *slots, const char *name, int *found)
@@ -264,7 +281,7 @@ static void read_packet(ctf_reader *r, ctf_stream *s)
         return;
     }
     const gcev_ctf_meta *m = &s->sub->meta;
-    gcev_ctf_cursor *c = &s->cur;
+    gcev_ctf_cursor *c = &r->cur;
     c->data = view;
     c->pos = 0;
     c->end = UINT64_MAX / 2;
@@ -272,11 +289,11 @@ static void read_packet(ctf_reader *r, ctf_stream *s)
     c->native_be = m->big_endian;
     c->work = 1u << 16;
     c->on_int = NULL;
-    gcev_status st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_PACKET_HEADER, m->packet_header, s->ph);
+    gcev_status st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_PACKET_HEADER, m->packet_header, r->ph);
     const gcev_ctf_stream_class *sc = s->sc;
     if (st == GCEV_OK) {
         int found;
-        uint64_t magic = slot_value(m->packet_header, s->ph, "magic", &found);
+        uint64_t magic = slot_value(m->packet_header, r->ph, "magic", &found);
         if (found && magic != PACKET_MAGIC) {
             stream_fail(s, GCEV_E_FORMAT, off, "packet magic is not 0xc1fc1fc1");
             return;
@@ -284,14 +301,14 @@ static void read_packet(ctf_reader *r, ctf_stream *s)
         int ui = slot_find(m->packet_header, "uuid");
         if (ui >= 0 && m->has_uuid) {
             const gcev_ctf_type *ut = m->packet_header->fields[ui].type;
-            const gcev_ctf_slot *us = &s->ph[ui];
+            const gcev_ctf_slot *us = &r->ph[ui];
             if (ut->kind == GCEV_CTF_ARRAY && ut->length == 16 && us->end - us->start == 128 &&
                 us->start % 8 == 0 && memcmp(view + us->start / 8, m->uuid, 16) != 0) {
                 stream_fail(s, GCEV_E_FORMAT, off + us->start / 8, "packet uuid differs from the metadata's");
                 return;
             }
         }
-        uint64_t sid = slot_value(m->packet_header, s->ph, "stream_id", &found);
+        uint64_t sid = slot_value(m->packet_header, r->ph, "stream_id", &found);
         const gcev_ctf_stream_class *nsc =
             gcev_ctf_meta_stream(m, found ? sid : (m->nstreams ? m->streams[0].id : 0));
         if (!nsc) {
@@ -303,13 +320,16 @@ static void read_packet(ctf_reader *r, ctf_stream *s)
             return;
         }
         if (!sc) {
-            if (!stream_bind_class(s, nsc)) {
-                stream_fail(s, GCEV_E_NOMEM, off, "out of memory");
+            gcev_status bst = stream_bind_class(r, s, nsc);
+            if (bst != GCEV_OK) {
+                stream_fail(s, bst, off,
+                            bst == GCEV_E_LIMIT ? "the streams' event slots exceed 256 MiB"
+                                                : "out of memory");
                 return;
             }
             sc = nsc;
         }
-        st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_PACKET_CONTEXT, sc->packet_context, s->pc);
+        st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_PACKET_CONTEXT, sc->packet_context, r->pc);
     }
     if (st != GCEV_OK) {
         uint64_t fo = off + c->err_pos / 8;
@@ -326,8 +346,8 @@ static void read_packet(ctf_reader *r, ctf_stream *s)
     }
     uint64_t hdr_bits = c->pos;
     int have_psize, have_csize, found;
-    uint64_t psize = slot_value(sc->packet_context, s->pc, "packet_size", &have_psize);
-    uint64_t csize = slot_value(sc->packet_context, s->pc, "content_size", &have_csize);
+    uint64_t psize = slot_value(sc->packet_context, r->pc, "packet_size", &have_psize);
+    uint64_t csize = slot_value(sc->packet_context, r->pc, "content_size", &have_csize);
     uint64_t remaining = s->src.size && !s->src.read ? s->src.size - off : 0;
     if (!have_psize) {
         if (!remaining) {
@@ -355,26 +375,33 @@ static void read_packet(ctf_reader *r, ctf_stream *s)
         stream_fail(s, e.code, off, "read error");
         return;
     }
+    if (s->src.read || s->src.fd >= 0) {
+        /* a windowed source holds the packet in memory: keep the total bounded */
+        size_t cap = s->src.buf_cap;
+        r->window_bytes = r->window_bytes - s->window_cap + cap;
+        s->window_cap = cap;
+        if (r->window_bytes > MAX_WINDOW_BYTES) {
+            stream_fail(s, GCEV_E_LIMIT, off, "the streams' packets held at once exceed 1 GiB");
+            return;
+        }
+    }
     s->pkt = view;
     s->pkt_got = got;
     s->pkt_bits = psize;
     s->content_bits = csize;
     s->avail_bits = (uint64_t)got * 8;
     s->have_packet = 1;
-    c->data = view;
-    c->pos = hdr_bits;
-    c->end = csize;
-    c->avail = s->avail_bits;
-    uint64_t cpu = slot_value(sc->packet_context, s->pc, "cpu_id", &found);
+    s->pos = hdr_bits;
+    uint64_t cpu = slot_value(sc->packet_context, r->pc, "cpu_id", &found);
     if (found) {
         s->cpu_id = (uint32_t)cpu;
         s->have_cpu = 1;
     }
-    uint64_t tb = slot_value(sc->packet_context, s->pc, "timestamp_begin", &found);
+    uint64_t tb = slot_value(sc->packet_context, r->pc, "timestamp_begin", &found);
     if (found) {
         s->cycles = tb;
     }
-    uint64_t disc = slot_value(sc->packet_context, s->pc, "events_discarded", &found);
+    uint64_t disc = slot_value(sc->packet_context, r->pc, "events_discarded", &found);
     if (found) {
         if (s->have_discarded && disc > s->discarded) {
             gcev_trace_drop d = {0};
@@ -389,11 +416,22 @@ static void read_packet(ctf_reader *r, ctf_stream *s)
     }
 }
 
+static size_t ctx_string(const uint8_t *p, size_t n, char *out, size_t cap)
+{
+    size_t k = 0;
+    while (k < n && k + 1 < cap && p[k]) {
+        out[k] = (char)p[k];
+        k++;
+    }
+    out[k] = '\0';
+    return k;
+}
+
 /* Decodes the stream's next event (reading packets as needed). */
 static void advance(ctf_reader *r, ctf_stream *s)
 {
     const gcev_ctf_meta *m = &s->sub->meta;
-    gcev_ctf_cursor *c = &s->cur;
+    gcev_ctf_cursor *c = &r->cur;
     for (;;) {
         if (!s->have_packet) {
             read_packet(r, s);
@@ -402,6 +440,11 @@ static void advance(ctf_reader *r, ctf_stream *s)
             }
             continue;
         }
+        c->data = s->pkt;
+        c->pos = s->pos;
+        c->end = s->content_bits;
+        c->avail = s->avail_bits;
+        c->native_be = m->big_endian;
         if (c->pos >= s->content_bits) {
             if (s->avail_bits < s->pkt_bits) {
                 stream_fail(s, GCEV_E_TRUNCATED_FILE, s->pkt_off + s->avail_bits / 8,
@@ -417,7 +460,7 @@ static void advance(ctf_reader *r, ctf_stream *s)
         c->on_int = hdr_hook;
         c->ctx = s;
         s->hdr_id = 0;
-        gcev_status st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_EVENT_HEADER, sc->event_header, s->eh);
+        gcev_status st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_EVENT_HEADER, sc->event_header, r->eh);
         c->on_int = NULL;
         const gcev_ctf_event_class *evc = NULL;
         if (st == GCEV_OK) {
@@ -433,10 +476,10 @@ static void advance(ctf_reader *r, ctf_stream *s)
                 stream_fail(s, GCEV_E_FORMAT, s->pkt_off + start / 8, what);
                 return;
             }
-            st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_STREAM_EVENT_CONTEXT, sc->event_context, s->sec);
+            st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_STREAM_EVENT_CONTEXT, sc->event_context, r->sec);
         }
         if (st == GCEV_OK) {
-            st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_EVENT_CONTEXT, evc->context, s->ec);
+            st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_EVENT_CONTEXT, evc->context, r->ec);
         }
         if (st == GCEV_OK) {
             st = gcev_ctf_decode_root(c, GCEV_CTF_ROOT_EVENT_FIELDS, evc->fields, s->ef);
@@ -454,8 +497,29 @@ static void advance(ctf_reader *r, ctf_stream *s)
                         "event of zero bits (no header, no fields)");
             return;
         }
+        s->pos = c->pos;
         s->evc = evc;
         s->ev_start = start;
+        /* what the event keeps of the stream context (the slots are the reader's) */
+        const gcev_ctf_type *ect = sc->event_context;
+        if (s->ctx_pid >= 0) {
+            s->pid = (uint32_t)r->sec[s->ctx_pid].value;
+        }
+        if (s->ctx_tid >= 0) {
+            s->tid = (uint64_t)(uint32_t)r->sec[s->ctx_tid].value;
+        }
+        s->has_procname = 0;
+        if (s->ctx_procname >= 0) {
+            const gcev_ctf_slot *ps = &r->sec[s->ctx_procname];
+            const gcev_ctf_type *pt = ect->fields[s->ctx_procname].type;
+            if (ps->start % 8 == 0 && ps->end >= ps->start &&
+                (pt->kind == GCEV_CTF_STRING ||
+                 ((pt->kind == GCEV_CTF_ARRAY || pt->kind == GCEV_CTF_SEQUENCE) && pt->elem->size == 8))) {
+                ctx_string(s->pkt + ps->start / 8, (size_t)((ps->end - ps->start) / 8), s->procname,
+                           sizeof s->procname);
+                s->has_procname = 1;
+            }
+        }
         s->ts_ns = (int64_t)cycles_to_ns(s->clock, s->cycles);
         s->state = ST_EVENT;
         return;
@@ -500,17 +564,6 @@ static void note_failure(ctf_reader *r, ctf_stream *s)
     }
 }
 
-static size_t ctx_string(const uint8_t *p, size_t n, char *out, size_t cap)
-{
-    size_t k = 0;
-    while (k < n && k + 1 < cap && p[k]) {
-        out[k] = (char)p[k];
-        k++;
-    }
-    out[k] = '\0';
-    return k;
-}
-
 static gcev_status fill_event(ctf_reader *r, ctf_stream *s, gcev_trace_event *ev, gcev_error *err)
 {
     const ctf_sub *sub = s->sub;
@@ -528,25 +581,13 @@ static gcev_status fill_event(ctf_reader *r, ctf_stream *s, gcev_trace_event *ev
         ev->version = 0;
         ev->no_event_id = 1;
     }
-    const gcev_ctf_type *ect = s->sc->event_context;
-    if (s->ctx_pid >= 0) {
-        ev->process_id = (uint32_t)s->sec[s->ctx_pid].value;
-    }
-    if (s->ctx_tid >= 0) {
-        ev->thread_id = (uint64_t)(uint32_t)s->sec[s->ctx_tid].value;
-    }
+    ev->process_id = s->pid;
+    ev->thread_id = s->tid;
     ev->capture_thread_id = ev->thread_id;
     ev->process_name = NULL;
-    if (s->ctx_procname >= 0) {
-        const gcev_ctf_slot *ps = &s->sec[s->ctx_procname];
-        const gcev_ctf_type *pt = ect->fields[s->ctx_procname].type;
-        if (ps->start % 8 == 0 && ps->end >= ps->start &&
-            (pt->kind == GCEV_CTF_STRING ||
-             ((pt->kind == GCEV_CTF_ARRAY || pt->kind == GCEV_CTF_SEQUENCE) && pt->elem->size == 8))) {
-            ctx_string(s->pkt + ps->start / 8, (size_t)((ps->end - ps->start) / 8), r->procname,
-                       sizeof r->procname);
-            ev->process_name = r->procname;
-        }
+    if (s->has_procname) {
+        memcpy(r->procname, s->procname, sizeof r->procname);
+        ev->process_name = r->procname;
     }
     ev->processor = s->have_cpu ? s->cpu_id : UINT32_MAX;
     ev->timestamp = s->ts_ns;
@@ -596,15 +637,15 @@ static void reader_free(ctf_reader *r)
         if (s->src_open) {
             gcev_source_close(&s->src);
         }
-        gcev_ctf_cursor_free(&s->cur);
-        free(s->ph);
-        free(s->pc);
-        free(s->eh);
-        free(s->sec);
-        free(s->ec);
         free(s->ef);
     }
     free(r->streams);
+    gcev_ctf_cursor_free(&r->cur);
+    free(r->ph);
+    free(r->pc);
+    free(r->eh);
+    free(r->sec);
+    free(r->ec);
     for (size_t i = 0; i < r->nsubs; i++) {
         ctf_sub *sub = &r->subs[i];
         if (sub->maps) {
@@ -799,6 +840,25 @@ gcev_status gcev_ctf_open(gcev_trace *t, const gcev_ctf_files *files, gcev_error
         }
     }
     free(meta_of);
+    /* the slots of the roots decoded one stream at a time, as big as the largest of each */
+    uint32_t nph = 0, npc = 0, neh = 0, nsec = 0, nec = 0;
+    for (size_t k = 0; k < r->nsubs; k++) {
+        const gcev_ctf_meta *m = &r->subs[k].meta;
+        nph = max_fields(m->packet_header) > nph ? max_fields(m->packet_header) : nph;
+        for (uint32_t i = 0; i < m->nstreams; i++) {
+            const gcev_ctf_stream_class *sc = &m->streams[i];
+            npc = max_fields(sc->packet_context) > npc ? max_fields(sc->packet_context) : npc;
+            neh = max_fields(sc->event_header) > neh ? max_fields(sc->event_header) : neh;
+            nsec = max_fields(sc->event_context) > nsec ? max_fields(sc->event_context) : nsec;
+        }
+        for (uint32_t i = 0; i < m->nevents; i++) {
+            nec = max_fields(m->events[i].context) > nec ? max_fields(m->events[i].context) : nec;
+        }
+    }
+    if (!alloc_slots(&r->ph, nph) || !alloc_slots(&r->pc, npc) || !alloc_slots(&r->eh, neh) ||
+        !alloc_slots(&r->sec, nsec) || !alloc_slots(&r->ec, nec)) {
+        return open_fail(err, GCEV_E_NOMEM, 0, "out of memory");
+    }
     /* the streams: the other files directly in a trace folder (index/ holds only indexes) */
     size_t ns = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -825,10 +885,6 @@ gcev_status gcev_ctf_open(gcev_trace *t, const gcev_ctf_files *files, gcev_error
                         }
                         s->src_open = 1;
                         s->src.max_take = (size_t)r->max_packet;
-                        const gcev_ctf_type *ph = s->sub->meta.packet_header;
-                        if (!alloc_slots(&s->ph, max_fields(ph))) {
-                            return open_fail(err, GCEV_E_NOMEM, 0, "out of memory");
-                        }
                     }
                     ns++;
                     break;
