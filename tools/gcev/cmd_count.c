@@ -191,7 +191,9 @@ int gcev_cmd_count(int argc, char **argv)
         gcev_cli_trace_error("count", path, st, &err);
         rc = GCEV_EXIT_TRACE_ERROR;
     }
-    qsort(tab.rows, tab.n, sizeof *tab.rows, row_cmp);
+    if (tab.n) { /* no event read: rows is NULL, which qsort must not get even for 0 rows */
+        qsort(tab.rows, tab.n, sizeof *tab.rows, row_cmp);
+    }
     if (json) {
         print_json(&tab, total);
     } else {
