@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* gcev_source: memory, mapped file and callback inputs behave the same. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +10,10 @@
 
 #include <cmocka.h>
 
+#include <gcev/gcev_trace.h>
+
 #include "gcev_source.h"
+#include "testutil.h"
 
 static uint8_t data[300];
 
@@ -124,6 +128,85 @@ static void test_source_read_error_is_io(void **st)
     gcev_source_close(&s);
 }
 
+/* ---- the OS's reason for an I/O error reaches the caller (errno) ---------------- */
+
+static void test_open_missing_file_sets_errno_enoent(void **st)
+{
+    (void)st;
+    gcev_trace *t = (gcev_trace *)&t;
+    gcev_error err = {0};
+    errno = 0;
+    assert_int_equal(gcev_trace_open_file("/nonexistent/gcev/trace.nettrace", NULL, &t, &err), GCEV_E_IO);
+    assert_int_equal(errno, ENOENT);
+    assert_null(t);
+    assert_int_equal(err.offset, 0);
+}
+
+static void test_open_directory_refused_with_eisdir(void **st)
+{
+    (void)st;
+    gcev_trace *t = NULL;
+    gcev_error err = {0};
+    errno = 0;
+    assert_int_equal(gcev_trace_open_file("/", NULL, &t, &err), GCEV_E_IO);
+    assert_int_equal(errno, EISDIR);
+    assert_null(t);
+    gcev_source s;
+    assert_int_equal(gcev_source_init_file(&s, "/", &err), GCEV_E_IO);
+    assert_int_equal(s.os_errno, EISDIR);
+}
+
+typedef struct cut_feed {
+    const uint8_t *data;
+    size_t size, pos, fail_at;
+} cut_feed;
+
+/* Delivers data up to fail_at, then fails as a broken pipe would. */
+static long long cut_read(void *ctx, void *buf, size_t n)
+{
+    cut_feed *f = ctx;
+    if (f->pos >= f->fail_at) {
+        errno = EPIPE;
+        return -1;
+    }
+    size_t k = f->fail_at - f->pos < n ? f->fail_at - f->pos : n;
+    memcpy(buf, f->data + f->pos, k);
+    f->pos += k;
+    return (long long)k;
+}
+
+static void test_read_error_mid_trace_keeps_errno(void **st)
+{
+    (void)st;
+    char path[2048];
+    snprintf(path, sizeof path, "%s/examples/sample.nettrace", getenv("GCEV_SOURCE_DIR"));
+    size_t size = 0;
+    uint8_t *bytes = (uint8_t *)testutil_read_file(path, &size);
+    assert_non_null(bytes);
+    for (uint32_t order = 0; order < 2; order++) {
+        cut_feed f = {bytes, size, 0, size / 2};
+        gcev_trace_options o = {order, 0};
+        gcev_trace *t;
+        gcev_error err;
+        assert_int_equal(gcev_trace_open_reader(cut_read, &f, &o, &t, &err), GCEV_OK);
+        gcev_trace_event ev;
+        gcev_status rc;
+        size_t n = 0;
+        while ((rc = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+            errno = 0; /* whatever happens between calls, the error brings its own */
+            n++;
+        }
+        assert_true(n > 0);
+        assert_int_equal(rc, GCEV_E_IO);
+        assert_int_equal(errno, EPIPE);
+        errno = 0;
+        assert_int_equal(gcev_trace_next(t, &ev, &err), GCEV_E_IO); /* sticky, errno too */
+        assert_int_equal(errno, EPIPE);
+        gcev_trace_close(t);
+    }
+    free(bytes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +214,9 @@ int main(void)
         cmocka_unit_test(test_source_callback_take_peek_skip),
         cmocka_unit_test(test_source_file_take_peek_skip),
         cmocka_unit_test(test_source_read_error_is_io),
+        cmocka_unit_test(test_open_missing_file_sets_errno_enoent),
+        cmocka_unit_test(test_open_directory_refused_with_eisdir),
+        cmocka_unit_test(test_read_error_mid_trace_keeps_errno),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,7 +145,8 @@ typedef struct gcev_trace gcev_trace;
  * opts may be NULL (file order, default limits). On success *out owns the
  * trace: close it with gcev_trace_close(). On failure *out is NULL and *err says
  * why: GCEV_E_INVALID_ARG (path or out NULL), GCEV_E_IO (cannot open or read;
- * offset 0 when it cannot be opened), GCEV_E_NOMEM, GCEV_E_TRUNCATED_FILE (the
+ * offset 0 when it cannot be opened; errno
+ * holds the OS's reason when the call returns), GCEV_E_NOMEM, GCEV_E_TRUNCATED_FILE (the
  * input ends inside its header; offset = where the record cut short starts, 0
  * for an empty file), GCEV_E_UNSUPPORTED (not a trace gcev reads, or a format
  * version it does not know), GCEV_E_FORMAT (a malformed header), GCEV_E_LIMIT (a
@@ -217,7 +218,8 @@ GCEV_API const gcev_trace_info *gcev_trace_get_info(const gcev_trace *t);
  * the trace ended); or an error after every event before the fault, with
  * err->offset the file offset of the record the fault is in:
  * GCEV_E_TRUNCATED_FILE (the input ends inside a record), GCEV_E_FORMAT,
- * GCEV_E_UNSUPPORTED, GCEV_E_LIMIT, GCEV_E_IO or GCEV_E_NOMEM. The end and
+ * GCEV_E_UNSUPPORTED, GCEV_E_LIMIT, GCEV_E_IO (errno then holds the OS's reason,
+ * or what a read callback left in it, each time it is returned) or GCEV_E_NOMEM. The end and
  * errors are sticky: further calls return the same status and error.
  * GCEV_E_INVALID_ARG when t or ev is NULL.
  */

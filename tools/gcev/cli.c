@@ -2,6 +2,7 @@
 /* Helpers every subcommand shares: messages, option choices, the FILE argument, JSON strings. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +34,142 @@ int gcev_cli_choice(const char *cmd, const char *option, const char *value, cons
     return -1;
 }
 
-int gcev_cli_file_arg(const char *cmd, const char *arg, const char **path)
+void gcev_cli_args_init(gcev_cli_args *a, const char *cmd, int argc, char **argv)
 {
-    if (arg[0] == '-' && arg[1] != '\0') {
-        return gcev_cli_fail(cmd, "unknown or incomplete option '%s'", arg);
+    a->cmd = cmd;
+    a->argc = argc;
+    a->argv = argv;
+    a->next = 1;
+    a->operands_only = 0;
+    a->arg = NULL;
+}
+
+int gcev_cli_args_next(gcev_cli_args *a)
+{
+    if (a->next < a->argc && !a->operands_only && !strcmp(a->argv[a->next], "--")) {
+        a->operands_only = 1;
+        a->next++;
+    }
+    if (a->next >= a->argc) {
+        a->arg = NULL;
+        return 0;
+    }
+    a->arg = a->argv[a->next++];
+    return 1;
+}
+
+int gcev_cli_flag(const gcev_cli_args *a, const char *name)
+{
+    return !a->operands_only && a->arg && !strcmp(a->arg, name);
+}
+
+int gcev_cli_value(gcev_cli_args *a, const char *name, const char **value)
+{
+    if (a->operands_only || !a->arg) {
+        return 0;
+    }
+    size_t n = strlen(name);
+    if (strncmp(a->arg, name, n) != 0) {
+        return 0;
+    }
+    if (a->arg[n] == '=') {
+        *value = a->arg + n + 1;
+        return 1;
+    }
+    if (a->arg[n] != '\0') {
+        return 0;
+    }
+    if (a->next >= a->argc) {
+        gcev_cli_fail(a->cmd, "%s needs a value (see 'gcev %s --help')", name, a->cmd);
+        return -1;
+    }
+    *value = a->argv[a->next++];
+    return 1;
+}
+
+int gcev_cli_number(const char *cmd, const char *option, const char *text, unsigned long long max, int hex,
+                    unsigned long long *out)
+{
+    const char *p = text;
+    int base = 10;
+    if (hex && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        p += 2;
+        base = 16;
+    }
+    int digits = *p != '\0';
+    for (const char *q = p; *q; q++) {
+        int d = base == 16 ? (strchr("0123456789abcdefABCDEF", *q) != NULL) : (*q >= '0' && *q <= '9');
+        digits &= d && *q != '\0';
+    }
+    if (!digits) {
+        gcev_cli_fail(cmd, "%s needs a number, not '%s'", option, text);
+        return 0;
+    }
+    errno = 0;
+    unsigned long long v = strtoull(p, NULL, base);
+    if (errno == ERANGE || v > max) {
+        gcev_cli_fail(cmd, "%s %s is out of range (0 to %llu)", option, text, max);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int gcev_cli_file_arg(const gcev_cli_args *a, const char **path)
+{
+    const char *arg = a->arg;
+    if (!a->operands_only && arg[0] == '-' && arg[1] != '\0') {
+        return gcev_cli_fail(a->cmd, "unknown option '%s' (see 'gcev %s --help')", arg, a->cmd);
     }
     if (*path) {
-        return gcev_cli_fail(cmd, "more than one FILE given");
+        return gcev_cli_fail(a->cmd, "more than one FILE given ('%s' and '%s')", *path, arg);
     }
     *path = arg; /* "-" is standard input */
     return 0;
+}
+
+int gcev_cli_no_file(const char *cmd)
+{
+    return gcev_cli_fail(cmd, "no FILE given (a .nettrace, .netperf or .etl trace, or - for standard input)");
+}
+
+const char *gcev_cli_file_label(const char *path)
+{
+    return path[0] == '-' && path[1] == '\0' ? "standard input" : path;
+}
+
+static int out_errno; /* errno of the first failed write to stdout */
+
+int gcev_cli_out_failed(void)
+{
+    if (ferror(stdout)) {
+        if (!out_errno) {
+            out_errno = errno ? errno : EIO;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+int gcev_cli_finish_output(const char *cmd, int rc)
+{
+    int failed = gcev_cli_out_failed();
+    errno = 0;
+    if (fflush(stdout) != 0) {
+        out_errno = errno ? errno : out_errno;
+        failed = 1;
+    }
+    errno = 0;
+    if (fclose(stdout) != 0) {
+        out_errno = out_errno ? out_errno : (errno ? errno : EIO);
+        failed = 1;
+    }
+    if (!failed) {
+        return rc;
+    }
+    fprintf(stderr, "gcev%s%s: write error: %s\n", cmd ? " " : "", cmd ? cmd : "",
+            strerror(out_errno ? out_errno : EIO));
+    return rc == GCEV_EXIT_OK ? GCEV_EXIT_TRACE_ERROR : rc;
 }
 
 char *gcev_cli_format(size_t (*fn)(const gcev_event *, char *, size_t), const gcev_event *ev)

@@ -13,17 +13,75 @@ enum { GCEV_EXIT_OK = 0, GCEV_EXIT_TRACE_ERROR = 1, GCEV_EXIT_USAGE = 2 };
 int gcev_cli_fail(const char *cmd, const char *fmt, ...);
 
 /*
+ * The arguments of a subcommand, argv[0] being its name: options as "--name value"
+ * or "--name=value"; "--" ends the options (every later argument is an operand,
+ * so a FILE may start with '-').
+ *
+ *   gcev_cli_args a;
+ *   gcev_cli_args_init(&a, "count", argc, argv);
+ *   while (gcev_cli_args_next(&a)) {
+ *       if (gcev_cli_flag(&a, "--help")) ...
+ *       else if ((m = gcev_cli_value(&a, "--format", &v)) != 0) { if (m < 0) return 2; ... }
+ *       else if ((rc = gcev_cli_file_arg(&a, &path)) != 0) return rc;
+ *   }
+ */
+typedef struct gcev_cli_args {
+    const char *cmd;
+    int argc;
+    char **argv;
+    int next;          /* index of the next argument */
+    int operands_only; /* "--" seen */
+    const char *arg;   /* the current argument */
+} gcev_cli_args;
+
+void gcev_cli_args_init(gcev_cli_args *a, const char *cmd, int argc, char **argv);
+/* Moves to the next argument (skipping the first "--"): 1, or 0 when there is none. */
+int gcev_cli_args_next(gcev_cli_args *a);
+/* Whether the current argument is the option `name` without a value ("--gc-only"). */
+int gcev_cli_flag(const gcev_cli_args *a, const char *name);
+/*
+ * Whether the current argument is the option `name` with a value: 1 with *value set
+ * ("--name=value", or the next argument, which is then consumed), 0 when it is
+ * another argument, -1 when the value is missing ("gcev <cmd>: --name needs a value"
+ * printed).
+ */
+int gcev_cli_value(gcev_cli_args *a, const char *name, const char **value);
+/*
+ * An unsigned number in 0..max for `option`: 1 with *out set, else 0 after
+ * "gcev <cmd>: <option> needs a number, not 'x'" or "... <option> x is out of range
+ * (0 to max)". Decimal, or 0x-prefixed hex when hex is nonzero.
+ */
+int gcev_cli_number(const char *cmd, const char *option, const char *text, unsigned long long max, int hex,
+                    unsigned long long *out);
+
+/*
  * Index of `value` in the NULL-terminated `names`; otherwise prints
  * "gcev <cmd>: <option> must be a, b or c, not 'value'" and returns -1.
  */
 int gcev_cli_choice(const char *cmd, const char *option, const char *value, const char *const *names);
 
 /*
- * An argument that is not one of the command's options: the single FILE, or an
- * error for an unknown option or a second FILE. Returns 0 (taken) or the exit
+ * The current argument when it is none of the command's options: the single FILE,
+ * or an error for an unknown option or a second FILE. Returns 0 (taken) or the exit
  * status to return.
  */
-int gcev_cli_file_arg(const char *cmd, const char *arg, const char **path);
+int gcev_cli_file_arg(const gcev_cli_args *a, const char **path);
+/* "gcev <cmd>: no FILE given (...)": the FILE operand is missing. Returns GCEV_EXIT_USAGE. */
+int gcev_cli_no_file(const char *cmd);
+/* How messages name a FILE operand: the path, or "standard input" for "-". */
+const char *gcev_cli_file_label(const char *path);
+
+/*
+ * Standard output: whether a write to it has failed so far (the OS's reason is
+ * kept for gcev_cli_finish_output). Commands that write much check it as they go.
+ */
+int gcev_cli_out_failed(void);
+/*
+ * Flushes and closes standard output. On a write error anywhere (earlier writes,
+ * the flush or the close) prints "gcev <cmd>: write error: <OS reason>" and
+ * returns GCEV_EXIT_TRACE_ERROR (or rc when rc is already a failure); else rc.
+ */
+int gcev_cli_finish_output(const char *cmd, int rc);
 
 /* Formats with the snprintf-style formatter into a malloc'ed string (NULL on OOM). */
 char *gcev_cli_format(size_t (*fn)(const gcev_event *, char *, size_t), const gcev_event *ev);

@@ -13,8 +13,13 @@ const char *gcev_cli_provider_label(const gcev_trace_event *ev, char guid_buf[37
 const gcev_event_desc *gcev_cli_event_desc(const gcev_trace_event *ev);
 /* The event's name: the compiled symbol, else the trace's own name. */
 const char *gcev_cli_event_name(const gcev_trace_event *ev);
-/* Prints "gcev <cmd>: FILE: <message> (<status> at offset N)" for a trace error (the status
- * once when the message is just the status's text). */
-void gcev_cli_trace_error(const char *cmd, const char *path, gcev_status st, const gcev_error *err);
+/*
+ * Prints a trace error as "gcev <cmd>: FILE: <what> at offset N": <what> is the
+ * reader's message (after the status when the message does not already say it),
+ * then the OS's reason for an I/O error (asked again of t: an I/O error is sticky
+ * and sets errno each time gcev_trace_next returns it).
+ */
+void gcev_cli_trace_error(const char *cmd, const char *path, gcev_trace *t, gcev_status st,
+                          const gcev_error *err);
 
 #endif

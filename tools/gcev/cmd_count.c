@@ -145,29 +145,25 @@ static void usage(FILE *f)
 
 int gcev_cmd_count(int argc, char **argv)
 {
-    const char *path = NULL;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    const char *path = NULL, *v;
+    int json = 0, m, rc;
+    gcev_cli_args a;
+    gcev_cli_args_init(&a, "count", argc, argv);
+    while (gcev_cli_args_next(&a)) {
+        if (gcev_cli_flag(&a, "--help") || gcev_cli_flag(&a, "-h")) {
             usage(stdout);
             return GCEV_EXIT_OK;
-        } else if (!strcmp(a, "--format") && i + 1 < argc) {
+        } else if ((m = gcev_cli_value(&a, "--format", &v)) != 0) {
             static const char *const formats[] = {"text", "json", NULL};
-            json = gcev_cli_choice("count", "--format", argv[++i], formats);
-            if (json < 0) {
+            if (m < 0 || (json = gcev_cli_choice("count", "--format", v, formats)) < 0) {
                 return GCEV_EXIT_USAGE;
             }
-        } else {
-            int rc = gcev_cli_file_arg("count", a, &path);
-            if (rc) {
-                return rc;
-            }
+        } else if ((rc = gcev_cli_file_arg(&a, &path)) != 0) {
+            return rc;
         }
     }
     if (!path) {
-        usage(stderr);
-        return GCEV_EXIT_USAGE;
+        return gcev_cli_no_file("count");
     }
     gcev_trace *t;
     if (gcev_cli_open_trace("count", path, NULL, &t)) {
@@ -178,7 +174,7 @@ int gcev_cmd_count(int argc, char **argv)
     gcev_trace_event ev;
     gcev_error err = {0};
     gcev_status st;
-    int rc = GCEV_EXIT_OK;
+    rc = GCEV_EXIT_OK;
     while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
         if (!count_add(&tab, &ev)) {
             st = GCEV_E_NOMEM;
@@ -188,7 +184,7 @@ int gcev_cmd_count(int argc, char **argv)
         total++;
     }
     if (st != GCEV_END) {
-        gcev_cli_trace_error("count", path, st, &err);
+        gcev_cli_trace_error("count", path, t, st, &err);
         rc = GCEV_EXIT_TRACE_ERROR;
     }
     if (tab.n) { /* no event read: rows is NULL, which qsort must not get even for 0 rows */

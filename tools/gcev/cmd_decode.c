@@ -5,7 +5,6 @@
  * enum names of mapped fields when there are any, + "dynamic" for a known
  * GCDynamicEvent). Bad input: a message on stderr and exit status 2.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,18 +60,6 @@ static int parse_hex(const char *text, uint8_t **out, size_t *n)
     return 1;
 }
 
-static int parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 0);
-    if (errno || end == s || *end || v > max || s[0] == '-') {
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
-
 static void print_event_json(FILE *out, const gcev_event *ev, const char *provider_name)
 {
     char *fields = gcev_cli_format(gcev_format_fields_json, ev);
@@ -102,44 +89,71 @@ static void usage(FILE *f)
 
 int gcev_cmd_decode(int argc, char **argv)
 {
-    const char *provider = NULL, *hex = NULL;
-    unsigned long id = 0, version = 0, ps = 0;
-    int have_id = 0, have_version = 0, have_ps = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    const char *provider = NULL, *hex = NULL, *v;
+    unsigned long long id = 0, version = 0, ps = 0;
+    int have_id = 0, have_version = 0, have_ps = 0, m;
+    gcev_cli_args a;
+    gcev_cli_args_init(&a, "decode", argc, argv);
+    while (gcev_cli_args_next(&a)) {
+        if (gcev_cli_flag(&a, "--help") || gcev_cli_flag(&a, "-h")) {
             usage(stdout);
             return GCEV_EXIT_OK;
-        } else if (!strcmp(a, "--provider") && more) {
-            provider = argv[++i];
-        } else if (!strcmp(a, "--id") && more) {
-            if (!parse_uint(argv[++i], 65535, &id)) {
-                return gcev_cli_fail("decode", "--id wants a number 0..65535, not '%s'", argv[i]);
+        } else if ((m = gcev_cli_value(&a, "--provider", &v)) != 0) {
+            if (m < 0) {
+                return GCEV_EXIT_USAGE;
+            }
+            provider = v;
+        } else if ((m = gcev_cli_value(&a, "--id", &v)) != 0) {
+            if (m < 0 || !gcev_cli_number("decode", "--id", v, 65535, 1, &id)) {
+                return GCEV_EXIT_USAGE;
             }
             have_id = 1;
-        } else if (!strcmp(a, "--version") && more) {
-            if (!parse_uint(argv[++i], 255, &version)) {
-                return gcev_cli_fail("decode", "--version wants a number 0..255, not '%s'", argv[i]);
+        } else if ((m = gcev_cli_value(&a, "--version", &v)) != 0) {
+            if (m < 0 || !gcev_cli_number("decode", "--version", v, 255, 1, &version)) {
+                return GCEV_EXIT_USAGE;
             }
             have_version = 1;
-        } else if (!strcmp(a, "--pointer-size") && more) {
-            if (!parse_uint(argv[++i], 8, &ps) || (ps != 4 && ps != 8)) {
-                return gcev_cli_fail("decode", "--pointer-size must be 4 or 8, not '%s'", argv[i]);
+        } else if ((m = gcev_cli_value(&a, "--pointer-size", &v)) != 0) {
+            if (m < 0) {
+                return GCEV_EXIT_USAGE;
             }
+            if (strcmp(v, "4") != 0 && strcmp(v, "8") != 0) {
+                return gcev_cli_fail("decode", "--pointer-size must be 4 or 8, not '%s'", v);
+            }
+            ps = (unsigned long long)(v[0] - '0');
             have_ps = 1;
-        } else if (a[0] == '-' && a[1] == '-') {
-            usage(stderr);
-            return gcev_cli_fail("decode", "unknown or incomplete option '%s'", a);
+        } else if (!a.operands_only && a.arg[0] == '-' && a.arg[1] != '\0') {
+            return gcev_cli_fail("decode", "unknown option '%s' (see 'gcev decode --help')", a.arg);
         } else if (!hex) {
-            hex = a;
+            hex = a.arg;
         } else {
             return gcev_cli_fail("decode", "more than one payload given");
         }
     }
-    if (!provider || !have_id || !have_version || !have_ps || !hex) {
-        usage(stderr);
-        return gcev_cli_fail("decode", "--provider, --id, --version, --pointer-size and HEX are required");
+    const char *missing[5];
+    size_t nmissing = 0;
+    if (!provider) {
+        missing[nmissing++] = "--provider";
+    }
+    if (!have_id) {
+        missing[nmissing++] = "--id";
+    }
+    if (!have_version) {
+        missing[nmissing++] = "--version";
+    }
+    if (!have_ps) {
+        missing[nmissing++] = "--pointer-size";
+    }
+    if (!hex) {
+        missing[nmissing++] = "HEX (the payload)";
+    }
+    if (nmissing) {
+        fprintf(stderr, "gcev decode: missing ");
+        for (size_t i = 0; i < nmissing; i++) {
+            fprintf(stderr, "%s%s", missing[i], i + 2 < nmissing ? ", " : (i + 2 == nmissing ? " and " : ""));
+        }
+        fprintf(stderr, " (see 'gcev decode --help')\n");
+        return GCEV_EXIT_USAGE;
     }
     const gcev_provider *p = gcev_provider_find(provider);
     if (!p) {
@@ -160,7 +174,7 @@ int gcev_cmd_decode(int argc, char **argv)
                           ev.desc ? gcev_cli_symbol(ev.desc) : gcev_cli_provider_name(p), err.message,
                           err.field, (unsigned long long)err.offset, n);
         } else {
-            gcev_cli_fail("decode", "%s id %lu version %lu: %s", gcev_cli_provider_name(p), id, version,
+            gcev_cli_fail("decode", "%s id %llu version %llu: %s", gcev_cli_provider_name(p), id, version,
                           err.message);
         }
         free(bytes);

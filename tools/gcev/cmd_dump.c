@@ -134,38 +134,34 @@ static void usage(FILE *f)
 
 int gcev_cmd_dump(int argc, char **argv)
 {
-    const char *path = NULL;
-    int fmt = FMT_TEXT, gc_only = 0;
+    const char *path = NULL, *v;
+    int fmt = FMT_TEXT, gc_only = 0, m, rc;
     gcev_trace_options opts = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    gcev_cli_args a;
+    gcev_cli_args_init(&a, "dump", argc, argv);
+    while (gcev_cli_args_next(&a)) {
+        if (gcev_cli_flag(&a, "--help") || gcev_cli_flag(&a, "-h")) {
             usage(stdout);
             return GCEV_EXIT_OK;
-        } else if (!strcmp(a, "--format") && i + 1 < argc) {
+        } else if ((m = gcev_cli_value(&a, "--format", &v)) != 0) {
             static const char *const formats[] = {"text", "jsonl", "csv", NULL}; /* FMT_* order */
-            fmt = gcev_cli_choice("dump", "--format", argv[++i], formats);
-            if (fmt < 0) {
+            if (m < 0 || (fmt = gcev_cli_choice("dump", "--format", v, formats)) < 0) {
                 return GCEV_EXIT_USAGE;
             }
-        } else if (!strcmp(a, "--gc-only")) {
+        } else if (gcev_cli_flag(&a, "--gc-only")) {
             gc_only = 1;
-        } else if (!strcmp(a, "--sort") && i + 1 < argc) {
-            const char *s = argv[++i];
-            if (strcmp(s, "time") != 0) {
-                return gcev_cli_fail("dump", "--sort only knows 'time', not '%s'", s);
+        } else if ((m = gcev_cli_value(&a, "--sort", &v)) != 0) {
+            static const char *const orders[] = {"time", NULL};
+            if (m < 0 || gcev_cli_choice("dump", "--sort", v, orders) < 0) {
+                return GCEV_EXIT_USAGE;
             }
             opts.order = GCEV_TRACE_ORDER_TIME;
-        } else {
-            int rc = gcev_cli_file_arg("dump", a, &path);
-            if (rc) {
-                return rc;
-            }
+        } else if ((rc = gcev_cli_file_arg(&a, &path)) != 0) {
+            return rc;
         }
     }
     if (!path) {
-        usage(stderr);
-        return GCEV_EXIT_USAGE;
+        return gcev_cli_no_file("dump");
     }
     gcev_trace *t;
     if (gcev_cli_open_trace("dump", path, &opts, &t)) {
@@ -178,7 +174,7 @@ int gcev_cmd_dump(int argc, char **argv)
     gcev_trace_event ev;
     gcev_error err = {0};
     gcev_status st;
-    int rc = GCEV_EXIT_OK;
+    rc = GCEV_EXIT_OK;
     while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
         const gcev_event_desc *d = gcev_cli_event_desc(&ev);
         if (gc_only && !d) {
@@ -193,10 +189,13 @@ int gcev_cmd_dump(int argc, char **argv)
             break;
         }
         print_event(fmt, &ev, gcev_cli_provider_label(&ev, gbuf), gcev_cli_event_name(&ev), fields, problem);
+        if (gcev_cli_out_failed()) {
+            break; /* nowhere to write: the write error is reported on the way out */
+        }
     }
-    if (st != GCEV_END) {
+    if (st != GCEV_END && st != GCEV_OK) {
         fflush(stdout);
-        gcev_cli_trace_error("dump", path, st, &err);
+        gcev_cli_trace_error("dump", path, t, st, &err);
         rc = GCEV_EXIT_TRACE_ERROR;
     }
     free(b.s);

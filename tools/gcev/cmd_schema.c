@@ -107,24 +107,25 @@ static void fields_text(FILE *out, const gcev_template *t)
 
 int gcev_cmd_schema(int argc, char **argv)
 {
-    int json = 0;
-    const char *name = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    int json = 0, m;
+    const char *name = NULL, *v;
+    gcev_cli_args a;
+    gcev_cli_args_init(&a, "schema", argc, argv);
+    while (gcev_cli_args_next(&a)) {
+        if (gcev_cli_flag(&a, "--help") || gcev_cli_flag(&a, "-h")) {
             printf("usage: gcev schema [--format text|json] [NAME]\n"
                    "Lists the compiled events (every provider, id, version) and their fields.\n"
                    "NAME keeps one event symbol (GCStart_V2) or family (GCStart).\n");
             return GCEV_EXIT_OK;
-        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+        } else if ((m = gcev_cli_value(&a, "--format", &v)) != 0) {
             static const char *const formats[] = {"text", "json", NULL};
-            json = gcev_cli_choice("schema", "--format", argv[++i], formats);
-            if (json < 0) {
+            if (m < 0 || (json = gcev_cli_choice("schema", "--format", v, formats)) < 0) {
                 return GCEV_EXIT_USAGE;
             }
-        } else if (argv[i][0] == '-') {
-            return gcev_cli_fail("schema", "unknown option '%s'", argv[i]);
+        } else if (!a.operands_only && a.arg[0] == '-') {
+            return gcev_cli_fail("schema", "unknown option '%s' (see 'gcev schema --help')", a.arg);
         } else if (!name) {
-            name = argv[i];
+            name = a.arg;
         } else {
             return gcev_cli_fail("schema", "only one NAME may be given");
         }

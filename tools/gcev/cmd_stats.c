@@ -14,7 +14,6 @@
 #define STATS_ISATTY(fd) _isatty(fd)
 #endif
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,49 +46,35 @@ static void progress(void *ctx, uint64_t events, uint64_t offset, uint64_t size)
     fflush(stderr);
 }
 
-static int parse_u32(const char *s, uint32_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || s[0] == '-' || v > UINT32_MAX) {
-        return 0;
-    }
-    *out = (uint32_t)v;
-    return 1;
-}
-
 int gcev_cmd_stats(int argc, char **argv)
 {
-    const char *path = NULL;
-    int fmt = FMT_TEXT;
+    const char *path = NULL, *v;
+    int fmt = FMT_TEXT, m, rc;
     stats_report r = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    gcev_cli_args a;
+    gcev_cli_args_init(&a, "stats", argc, argv);
+    while (gcev_cli_args_next(&a)) {
+        if (gcev_cli_flag(&a, "--help") || gcev_cli_flag(&a, "-h")) {
             usage(stdout);
             return GCEV_EXIT_OK;
-        } else if (!strcmp(a, "--format") && i + 1 < argc) {
+        } else if ((m = gcev_cli_value(&a, "--format", &v)) != 0) {
             static const char *const formats[] = {"text", "csv", "json", NULL}; /* FMT_* order */
-            fmt = gcev_cli_choice("stats", "--format", argv[++i], formats);
-            if (fmt < 0) {
+            if (m < 0 || (fmt = gcev_cli_choice("stats", "--format", v, formats)) < 0) {
                 return GCEV_EXIT_USAGE;
             }
-        } else if (!strcmp(a, "--gc") && i + 1 < argc) {
-            if (!parse_u32(argv[++i], &r.gc_number)) {
-                return gcev_cli_fail("stats", "--gc needs a GC number, not '%s'", argv[i]);
+        } else if ((m = gcev_cli_value(&a, "--gc", &v)) != 0) {
+            unsigned long long n;
+            if (m < 0 || !gcev_cli_number("stats", "--gc", v, UINT32_MAX, 0, &n)) {
+                return GCEV_EXIT_USAGE;
             }
+            r.gc_number = (uint32_t)n;
             r.one_gc = 1;
-        } else {
-            int rc = gcev_cli_file_arg("stats", a, &path);
-            if (rc) {
-                return rc;
-            }
+        } else if ((rc = gcev_cli_file_arg(&a, &path)) != 0) {
+            return rc;
         }
     }
     if (!path) {
-        usage(stderr);
-        return GCEV_EXIT_USAGE;
+        return gcev_cli_no_file("stats");
     }
     /* the model needs timestamp order: file order interleaves threads (events of different threads
      * interleave) */
@@ -109,9 +94,9 @@ int gcev_cmd_stats(int argc, char **argv)
     if (tty) {
         fprintf(stderr, "\r%40s\r", "");
     }
-    int rc = GCEV_EXIT_OK;
+    rc = GCEV_EXIT_OK;
     if (st != GCEV_OK) {
-        gcev_cli_trace_error("stats", path, st, &err);
+        gcev_cli_trace_error("stats", path, t, st, &err);
         r.read_error = err.message ? err.message : gcev_status_str(st);
         rc = GCEV_EXIT_TRACE_ERROR;
     }
@@ -119,7 +104,7 @@ int gcev_cmd_stats(int argc, char **argv)
     r.info = gcev_trace_get_info(t);
     r.s = s;
     if (r.one_gc && !gcev_stats_gc_find(s, r.gc_number)) {
-        gcev_cli_fail("stats", "no GC number %u in %s", r.gc_number, path);
+        gcev_cli_fail("stats", "no GC number %u in %s", r.gc_number, gcev_cli_file_label(path));
         rc = GCEV_EXIT_USAGE;
     } else if (fmt == FMT_JSON) {
         stats_print_json(stdout, &r);

@@ -24,23 +24,28 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
     }
-    fprintf(f, "\n'gcev <command> --help' describes a command's options.\n"
-               "Exit status: 0 success, 1 a trace error after partial output, 2 bad input or usage.\n");
+    fprintf(f, "\noptions:\n"
+               "  --help     this list ('gcev <command> --help' describes a command's options)\n"
+               "  --version  print the version\n"
+               "\nOptions take their value as '--name value' or '--name=value'; '--' ends the options.\n"
+               "Exit status: 0 success, 1 a trace error after partial output or a write error,\n"
+               "2 bad input or usage.\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? GCEV_EXIT_USAGE : GCEV_EXIT_OK;
+        return gcev_cli_finish_output(NULL, argc < 2 ? GCEV_EXIT_USAGE : GCEV_EXIT_OK);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("gcev %s\n", GCEV_CLI_VERSION);
-        return GCEV_EXIT_OK;
+        return gcev_cli_finish_output(NULL, GCEV_EXIT_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (!strcmp(argv[1], commands[i].name)) {
-            return commands[i].run(argc - 1, argv + 1);
+            /* every command's output is checked here: writes, the final flush and close */
+            return gcev_cli_finish_output(commands[i].name, commands[i].run(argc - 1, argv + 1));
         }
     }
     fprintf(stderr, "gcev: unknown command '%s'\n\n", argv[1]);

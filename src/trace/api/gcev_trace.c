@@ -14,6 +14,7 @@
 #include "gcev_nettrace.h"
 #include "gcev_trace_core.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,7 +283,11 @@ static gcev_status trace_start(gcev_trace *t, const char *path, int folder, cons
         if (err) {
             *err = e;
         }
+        int os_errno = t->src.os_errno;
         gcev_trace_close(t);
+        if (st == GCEV_E_IO && os_errno) {
+            errno = os_errno; /* the OS's reason, as documented */
+        }
         return st;
     }
     if (t->info.format != GCEV_FORMAT_CTF) {
@@ -319,7 +324,11 @@ gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opt
     }
     gcev_status st = gcev_source_init_file(&t->src, path, err);
     if (st != GCEV_OK) {
+        int os_errno = t->src.os_errno;
         free(t);
+        if (os_errno) {
+            errno = os_errno;
+        }
         return st;
     }
     return trace_start(t, path, 0, opts, out, err);
@@ -398,13 +407,22 @@ static void trace_record(gcev_trace *t, gcev_status st, const gcev_error *e)
     }
 }
 
+/* errno after a GCEV_E_IO is the OS's reason (gcev_trace.h), however late the error is returned. */
+static gcev_status trace_errno(const gcev_trace *t, gcev_status st)
+{
+    if (st == GCEV_E_IO && t->src.os_errno) {
+        errno = t->src.os_errno;
+    }
+    return st;
+}
+
 static gcev_status trace_stick(gcev_trace *t, gcev_status st, const gcev_error *e, gcev_error *err)
 {
     trace_record(t, st, e);
     if (err) {
         *err = t->sticky_err;
     }
-    return st;
+    return trace_errno(t, st);
 }
 
 static gcev_status trace_next_timed(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
@@ -422,7 +440,7 @@ static gcev_status trace_next_timed(gcev_trace *t, gcev_trace_event *ev, gcev_er
             if (err) {
                 *err = t->sticky_err;
             }
-            return t->sticky;
+            return trace_errno(t, t->sticky);
         }
         gcev_error e = {0};
         gcev_trace_event tmp;
@@ -454,7 +472,7 @@ gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
         if (err) {
             *err = t->sticky_err;
         }
-        return t->sticky;
+        return trace_errno(t, t->sticky);
     }
     if (!t->fills_event) {
         memset(ev, 0, sizeof *ev);

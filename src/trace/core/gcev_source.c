@@ -69,9 +69,15 @@ gcev_status gcev_source_init_file(gcev_source *s, const char *path, gcev_error *
     source_reset(s);
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
+        s->os_errno = errno;
         return source_fail(err, GCEV_E_IO, 0, "cannot open the trace file");
     }
     struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd); /* open() gives a directory to O_RDONLY; read() would fail later */
+        s->os_errno = errno = EISDIR;
+        return source_fail(err, GCEV_E_IO, 0, "cannot open the trace file");
+    }
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
         (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
         void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -174,6 +180,7 @@ static gcev_status source_fill(gcev_source *s, size_t n, size_t *got, gcev_error
         long long r = source_read_some(s, s->buf + s->buf_len, s->buf_cap - s->buf_len);
         if (r < 0) {
             const char *msg = "read error on the trace input";
+            s->os_errno = errno;
             gcev_status code = s->fault ? s->fault(s->ctx, &msg) : GCEV_E_IO;
             return source_fail(err, code, s->pos + s->buf_len, msg);
         }

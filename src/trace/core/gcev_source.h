@@ -31,6 +31,7 @@ typedef struct gcev_source {
     /* callback input that can say why a read failed (-1): the status (FORMAT for
      * corrupt compressed data, TRUNCATED_FILE, IO ...) and a static message */
     gcev_status (*fault)(void *ctx, const char **msg);
+    int os_errno; /* errno of the last failed open/read (GCEV_E_IO), else 0 */
 } gcev_source;
 
 gcev_status gcev_source_init_memory(gcev_source *s, const uint8_t *data, size_t size);

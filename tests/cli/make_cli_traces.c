@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writes the traces the CLI tests of tests/cli/ read, with gcev's trace writer,
+ * into the folder given as argv[1]:
+ *   empty.nettrace  0 bytes
+ *   cut.nettrace    a NetTrace V5 of 400 GC events cut inside its second event block
+ *   gaps.nettrace   3 GCs; 7 events of one thread's sequence numbers are missing
+ *                   inside GC 2 (GC 2 is open across the loss)
+ *   nongc.nettrace  a GCStart_V2 (mapped fields: Reason, Type), a runtime event id 85
+ *                   with a 30-byte payload and no field list, one with no payload
+ *   big.nettrace    200,000 events (about 9 MB), for progress on a terminal
+ */
+#include <gcev/gcev_writer.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *dir;
+
+static int save(const char *name, const uint8_t *data, size_t size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) {
+        fprintf(stderr, "make_cli_traces: cannot write %s\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+static gcev_writer *writer(void)
+{
+    gcev_writer_options o = {5, 1, 8, 4242, 4, 1000000, 0};
+    gcev_writer *w = NULL;
+    if (gcev_writer_create(&o, &w) != GCEV_OK) {
+        fprintf(stderr, "make_cli_traces: cannot create a writer\n");
+        exit(1);
+    }
+    return w;
+}
+
+static uint32_t define(gcev_writer *w, uint16_t id, uint8_t version)
+{
+    gcev_writer_meta m = {"Microsoft-Windows-DotNETRuntime", id, version, 0, 4, 1, "", NULL, 0};
+    uint32_t meta = 0;
+    if (gcev_writer_define(w, &m, &meta) != GCEV_OK) {
+        fprintf(stderr, "make_cli_traces: cannot define event %u\n", id);
+        exit(1);
+    }
+    return meta;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) {
+        p[i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+static void emit(gcev_writer *w, uint32_t meta, uint64_t tid, uint32_t seq, int64_t ts, const uint8_t *p,
+                 uint32_t n)
+{
+    gcev_writer_event e = {meta, tid, 0, seq, 0, ts, p, n, NULL, 0, {0}};
+    if (gcev_writer_write(w, &e) != GCEV_OK) {
+        fprintf(stderr, "make_cli_traces: cannot write an event\n");
+        exit(1);
+    }
+}
+
+static int finish(gcev_writer *w, const char *name, size_t keep_num, size_t keep_den)
+{
+    const uint8_t *data;
+    size_t size;
+    if (gcev_writer_finish(w, &data, &size) != GCEV_OK) {
+        fprintf(stderr, "make_cli_traces: cannot finish %s\n", name);
+        exit(1);
+    }
+    int rc = save(name, data, size * keep_num / keep_den);
+    gcev_writer_free(w);
+    return rc;
+}
+
+/* GCStart_V2 (26 bytes), GCEnd_V1 (8), as the runtime sends them. */
+static void gc(gcev_writer *w, uint32_t start, uint32_t end, uint32_t number, uint64_t tid, uint32_t *seq,
+               int64_t ts)
+{
+    uint8_t s[26] = {0}, e[8] = {0};
+    put32(s, number);
+    put32(s + 4, number % 3); /* Depth */
+    put32(s + 8, 1);          /* Reason: Induced */
+    put32(e, number);
+    put32(e + 4, number % 3);
+    emit(w, start, tid, (*seq)++, ts, s, sizeof s);
+    emit(w, end, tid, (*seq)++, ts + 500, e, sizeof e);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_cli_traces DIR\n");
+        return 2;
+    }
+    dir = argv[1];
+    int rc = save("empty.nettrace", NULL, 0);
+
+    gcev_writer *w = writer();
+    uint32_t start = define(w, 1, 2), end = define(w, 2, 1);
+    uint32_t seq = 1;
+    for (uint32_t i = 0; i < 200; i++) {
+        gc(w, start, end, i + 1, 1001, &seq, 1000 * (int64_t)i);
+    }
+    rc |= finish(w, "cut.nettrace", 2, 3);
+
+    w = writer();
+    start = define(w, 1, 2);
+    end = define(w, 2, 1);
+    seq = 1;
+    gc(w, start, end, 1, 1001, &seq, 1000);
+    uint8_t s[26] = {0}, e[8] = {0};
+    put32(s, 2);
+    put32(s + 8, 1);
+    put32(e, 2);
+    emit(w, start, 1001, seq++, 2000, s, sizeof s);
+    seq += 7; /* the runtime dropped 7 events of this thread here */
+    emit(w, end, 1001, seq++, 2500, e, sizeof e);
+    gc(w, start, end, 3, 1001, &seq, 3000);
+    rc |= finish(w, "gaps.nettrace", 1, 1);
+
+    w = writer();
+    start = define(w, 1, 2);
+    uint32_t thread_created = define(w, 85, 0), no_payload = define(w, 86, 0);
+    put32(s, 7);
+    put32(s + 4, 2);
+    put32(s + 8, 1);
+    put32(s + 12, 1); /* Type: BackgroundGC */
+    uint8_t tc[30];
+    for (size_t i = 0; i < sizeof tc; i++) {
+        tc[i] = (uint8_t)(0xa0 + i);
+    }
+    seq = 1;
+    emit(w, start, 1001, seq++, 1000, s, sizeof s);
+    emit(w, thread_created, 1001, seq++, 1100, tc, sizeof tc);
+    emit(w, no_payload, 1001, seq++, 1200, NULL, 0);
+    rc |= finish(w, "nongc.nettrace", 1, 1);
+
+    w = writer();
+    start = define(w, 1, 2);
+    end = define(w, 2, 1);
+    uint32_t seqs[4] = {1, 1, 1, 1};
+    for (uint32_t i = 0; i < 100000; i++) {
+        gc(w, start, end, i + 1, 1001 + i % 4, &seqs[i % 4], 1000 * (int64_t)i);
+        if (i % 1000 == 999) {
+            gcev_writer_sequence_point(w, 1000 * (int64_t)i + 900);
+        }
+    }
+    rc |= finish(w, "big.nettrace", 1, 1);
+    return rc;
+}
