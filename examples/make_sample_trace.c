@@ -317,8 +317,11 @@ static void allocation_ticks(void)
                 survived(t);
                 t += 0.5;
             } else if (ngc == 14) {
-                /* background GC on its own thread; a foreground gen0 GC nests in it */
-                suspend(t, TID_BGC, 6 /* SuspendForGCPrep */, gc_count);
+                /* a background GC, as the runtime logs one: the allocating thread suspends for
+                 * the GC and starts it, the BGC thread marks concurrently, a foreground gen0 GC
+                 * nests in it, and the BGC thread's final non-concurrent phase suspends with
+                 * SuspendForGCPrep (no GCStart) */
+                suspend(t, TID_MAIN, 1 /* SuspendForGC */, gc_count);
                 double bgc_start = t + 0.3;
                 uint32_t bgc_n = gc_count + 1;
                 gcev_event *g = blank();
@@ -326,13 +329,12 @@ static void allocation_ticks(void)
                 g->u.gc_start.depth = 2;
                 g->u.gc_start.reason = 0;
                 g->u.gc_start.type = 1;
-                add(1, 2, g, bgc_start, TID_BGC);
+                add(1, 2, g, bgc_start, TID_MAIN);
                 gc_count++;
-                restart(bgc_start + 0.9, TID_BGC);
-                marks(bgc_start + 1.0, 30.0, TID_BGC, H.size[2]);
+                restart(bgc_start + 0.9, TID_MAIN);
+                marks(bgc_start + 1.0, 10.0, TID_BGC, H.size[2]);
                 double fg = blocking_gc(bgc_start + 12.0, 0, 0, 2 /* ForegroundGC */);
-                /* the BGC's final non-concurrent phase: a GC suspension with no GCStart */
-                suspend(fg + 20.0, TID_BGC, 1, gc_count);
+                suspend(fg + 20.0, TID_BGC, 6 /* SuspendForGCPrep */, gc_count);
                 restart(fg + 21.2, TID_BGC);
                 heap before = H;
                 H.frag[2] += H.size[2] / 10;

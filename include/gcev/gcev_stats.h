@@ -9,7 +9,16 @@
  *
  * Absent is not zero: every record has a `present` mask; a value whose inputs
  * were not in the trace (no HeapStats, no AllocationTick, no suspension seen)
- * has its bit clear and its value 0. No value is ever NaN.
+ * has its bit clear and its value 0. No value is ever NaN or infinite.
+ *
+ * Definitions: the per-GC metrics are those of TraceEvent's TraceGC and the
+ * summaries those of its GCStats (microsoft/perfview
+ * src/TraceEvent/Computers/TraceManagedProcess.cs), with the differences
+ * doc/stats.md lists (each one where the runtime's events show TraceEvent
+ * wrong). Sizes are bytes (TraceEvent's MB are 10^6 bytes), times are
+ * milliseconds from the trace start. GCs are kept per process: every record
+ * carries its process id, and gcev_stats_process_*() give each process's own
+ * GC list and summaries.
  *
  * Memory: the model allocates per GC (amortized growth of its GC list) and for
  * the segment/handle tables, which are bounded by gcev_stats_options; it never
@@ -50,20 +59,43 @@ enum { GCEV_STATS_ROOT_KINDS = 10 };
 GCEV_API const char *gcev_stats_gen_name(unsigned gen);
 
 /* gcev_stats_gen_heap.present bits. */
-#define GCEV_STATS_HEAP_HAS_SIZE_BEFORE (1u << 0) /* GCPerHeapHistory */
-#define GCEV_STATS_HEAP_HAS_SIZE_AFTER (1u << 1)  /* GCPerHeapHistory, else GCHeapStats */
-#define GCEV_STATS_HEAP_HAS_FRAG_BEFORE (1u << 2) /* GCPerHeapHistory */
-#define GCEV_STATS_HEAP_HAS_FRAG_AFTER (1u << 3)  /* GCPerHeapHistory */
-#define GCEV_STATS_HEAP_HAS_PROMOTED (1u << 4)    /* GCHeapStats TotalPromotedSizeN */
+#define GCEV_STATS_HEAP_HAS_SIZE_BEFORE (1u << 0)       /* GCPerHeapHistory */
+#define GCEV_STATS_HEAP_HAS_SIZE_AFTER (1u << 1)        /* GCPerHeapHistory, else GCHeapStats */
+#define GCEV_STATS_HEAP_HAS_FRAG_BEFORE (1u << 2)       /* GCPerHeapHistory */
+#define GCEV_STATS_HEAP_HAS_FRAG_AFTER (1u << 3)        /* GCPerHeapHistory */
+#define GCEV_STATS_HEAP_HAS_PROMOTED (1u << 4)          /* GCHeapStats TotalPromotedSizeN */
+#define GCEV_STATS_HEAP_HAS_HISTORY (1u << 5)           /* the GCPerHeapHistory sums below (V3 histories) */
+#define GCEV_STATS_HEAP_HAS_SURVIVAL (1u << 6)          /* survival_percent */
+#define GCEV_STATS_HEAP_HAS_FRAG_PERCENT (1u << 7)      /* fragmentation_percent */
+#define GCEV_STATS_HEAP_HAS_USER_ALLOCATED (1u << 8)    /* user_allocated (gen0, loh, poh) */
+#define GCEV_STATS_HEAP_SIZE_BEFORE_ESTIMATED (1u << 9) /* size_before is TraceEvent's fallback estimate */
 
-/* One generation of the heap around one GC, summed over the GC heaps (bytes). */
+/*
+ * One generation of the heap around one GC, summed over the GC heaps (bytes).
+ * size_after is GCHeapStats GenerationSizeN (TraceEvent's GenSizeAfterMB); only
+ * without GCHeapStats does it come from the histories, and then only for the
+ * generations the GC rewrote (0 .. condemned + 1, and LOH/POH after a gen2 GC):
+ * the histories report 0 for the others. size_before is the histories' SizeBefore
+ * (GenSizeBeforeMB), else TraceEvent's estimate (SIZE_BEFORE_ESTIMATED).
+ */
 typedef struct gcev_stats_gen_heap {
     uint32_t present;     /* GCEV_STATS_HEAP_HAS_* */
     uint64_t size_before; /* SizeBefore */
-    uint64_t size_after;  /* SizeAfter (or HeapStats GenerationSizeN) */
+    uint64_t size_after;  /* GCHeapStats GenerationSizeN (see above) */
     uint64_t frag_before; /* FreeListBefore + FreeObjBefore */
-    uint64_t frag_after;  /* FreeListAfter + FreeObjAfter: PerfView's "Fragmentation" */
-    uint64_t promoted;    /* bytes promoted out of/within this generation */
+    uint64_t frag_after;  /* FreeListAfter + FreeObjAfter: GenFragmentationMB */
+    uint64_t promoted;    /* GCHeapStats TotalPromotedSizeN: GenPromotedMB */
+    /* HAS_HISTORY: sums over the heaps' GCPerHeapHistory of this generation */
+    uint64_t obj_space_before; /* SizeBefore - FreeListBefore - FreeObjBefore */
+    uint64_t obj_size_after;   /* SizeAfter - FreeListAfter - FreeObjAfter: GenObjSizeAfterMB */
+    uint64_t in;               /* In: GenInMB */
+    uint64_t out;              /* PinnedSurv + NonePinnedSurv: GenOutMB */
+    uint64_t budget;           /* NewAllocation, the allocation budget: GenBudgetMB */
+    uint64_t pinned_surv, non_pinned_surv;
+    uint64_t free_list_before, free_obj_before, free_list_after, free_obj_after;
+    double survival_percent;      /* HAS_SURVIVAL: SurvivalPercent (mean of the heaps' integer rates) */
+    double fragmentation_percent; /* HAS_FRAG_PERCENT: frag_after * 100 / size_after (size_after > 0) */
+    int64_t user_allocated;       /* HAS_USER_ALLOCATED: UserAllocated[gen] (may be negative) */
 } gcev_stats_gen_heap;
 
 /* Marking of one root kind (GCMarkWithType), over all heaps. */
@@ -74,29 +106,117 @@ typedef struct gcev_stats_mark {
 } gcev_stats_mark;
 
 /* gcev_stats_gc.present bits. */
-#define GCEV_STATS_GC_HAS_GENERATION (UINT64_C(1) << 0)       /* GCStart Depth */
-#define GCEV_STATS_GC_HAS_REASON (UINT64_C(1) << 1)           /* GCStart Reason */
-#define GCEV_STATS_GC_HAS_TYPE (UINT64_C(1) << 2)             /* GCStart Type (V1+) */
-#define GCEV_STATS_GC_HAS_END (UINT64_C(1) << 3)              /* GCEnd seen: end_ms, duration_ms */
-#define GCEV_STATS_GC_HAS_SUSPENSION (UINT64_C(1) << 4)       /* suspend_begin_ms, suspension_ms */
-#define GCEV_STATS_GC_HAS_PAUSE (UINT64_C(1) << 5)            /* pause_ms */
-#define GCEV_STATS_GC_HAS_PROMOTED (UINT64_C(1) << 6)         /* promoted_bytes */
-#define GCEV_STATS_GC_HAS_ALLOCATED (UINT64_C(1) << 7)        /* allocated_bytes */
-#define GCEV_STATS_GC_HAS_PINNED_OBJECTS (UINT64_C(1) << 8)   /* HeapStats PinnedObjectCount */
-#define GCEV_STATS_GC_HAS_PINNED_EVENTS (UINT64_C(1) << 9)    /* PinObjectAtGCTime counts */
-#define GCEV_STATS_GC_HAS_FINALIZATION (UINT64_C(1) << 10)    /* finalization_promoted_count */
-#define GCEV_STATS_GC_HAS_CONDEMN_REASONS (UINT64_C(1) << 11) /* condemn_reasons0/1 */
-#define GCEV_STATS_GC_HAS_HEAP_COUNT (UINT64_C(1) << 12)      /* GlobalHeapHistory NumHeaps */
-#define GCEV_STATS_GC_HAS_MECHANISMS (UINT64_C(1) << 13)      /* GlobalHeapHistory GlobalMechanisms */
-#define GCEV_STATS_GC_HAS_MARKS (UINT64_C(1) << 14)           /* marks[] (GCMarkWithType) */
-#define GCEV_STATS_GC_HAS_LOH_COMPACT (UINT64_C(1) << 15)     /* loh_compact_* (GCLOHCompact) */
-#define GCEV_STATS_GC_HAS_NESTED_IN (UINT64_C(1) << 16)       /* started during background GC nested_in */
-#define GCEV_STATS_GC_HAS_HEAP_HISTORY (UINT64_C(1) << 17)    /* GCPerHeapHistory seen (heap_histories) */
-#define GCEV_STATS_GC_HAS_HEAP_STATS (UINT64_C(1) << 18)      /* GCHeapStats seen */
+#define GCEV_STATS_GC_HAS_GENERATION (UINT64_C(1) << 0)        /* GCStart Depth */
+#define GCEV_STATS_GC_HAS_REASON (UINT64_C(1) << 1)            /* GCStart Reason */
+#define GCEV_STATS_GC_HAS_TYPE (UINT64_C(1) << 2)              /* GCStart Type (V1+) */
+#define GCEV_STATS_GC_HAS_END (UINT64_C(1) << 3)               /* GCEnd seen: end_ms, duration_ms */
+#define GCEV_STATS_GC_HAS_SUSPENSION (UINT64_C(1) << 4)        /* suspend_begin_ms, suspension_ms */
+#define GCEV_STATS_GC_HAS_PAUSE (UINT64_C(1) << 5)             /* pause_ms */
+#define GCEV_STATS_GC_HAS_PROMOTED (UINT64_C(1) << 6)          /* promoted_bytes */
+#define GCEV_STATS_GC_HAS_ALLOCATED (UINT64_C(1) << 7)         /* allocated_bytes */
+#define GCEV_STATS_GC_HAS_PINNED_OBJECTS (UINT64_C(1) << 8)    /* HeapStats PinnedObjectCount */
+#define GCEV_STATS_GC_HAS_PINNED_EVENTS (UINT64_C(1) << 9)     /* PinObjectAtGCTime counts */
+#define GCEV_STATS_GC_HAS_FINALIZATION (UINT64_C(1) << 10)     /* finalization_promoted_count */
+#define GCEV_STATS_GC_HAS_CONDEMN_REASONS (UINT64_C(1) << 11)  /* condemn_reasons0/1 */
+#define GCEV_STATS_GC_HAS_HEAP_COUNT (UINT64_C(1) << 12)       /* GlobalHeapHistory NumHeaps */
+#define GCEV_STATS_GC_HAS_MECHANISMS (UINT64_C(1) << 13)       /* GlobalHeapHistory GlobalMechanisms */
+#define GCEV_STATS_GC_HAS_MARKS (UINT64_C(1) << 14)            /* marks[] (GCMarkWithType) */
+#define GCEV_STATS_GC_HAS_LOH_COMPACT (UINT64_C(1) << 15)      /* loh_compact_* (GCLOHCompact) */
+#define GCEV_STATS_GC_HAS_NESTED_IN (UINT64_C(1) << 16)        /* started during background GC nested_in */
+#define GCEV_STATS_GC_HAS_HEAP_HISTORY (UINT64_C(1) << 17)     /* GCPerHeapHistory seen (heap_histories) */
+#define GCEV_STATS_GC_HAS_HEAP_STATS (UINT64_C(1) << 18)       /* GCHeapStats seen */
+#define GCEV_STATS_GC_HAS_PAUSE_START (UINT64_C(1) << 19)      /* pause_start_ms */
+#define GCEV_STATS_GC_HAS_SINCE_RESTART (UINT64_C(1) << 20)    /* since_last_restart_ms */
+#define GCEV_STATS_GC_HAS_PAUSE_PERCENT (UINT64_C(1) << 21)    /* pause_time_percent */
+#define GCEV_STATS_GC_HAS_SIZE_BEFORE (UINT64_C(1) << 22)      /* heap_size_before */
+#define GCEV_STATS_GC_HAS_SIZE_AFTER (UINT64_C(1) << 23)       /* heap_size_after */
+#define GCEV_STATS_GC_HAS_SIZE_PEAK (UINT64_C(1) << 24)        /* heap_size_peak */
+#define GCEV_STATS_GC_HAS_RATIO_PEAK_AFTER (UINT64_C(1) << 25) /* ratio_peak_after */
+#define GCEV_STATS_GC_HAS_ALLOCATED_SINCE (UINT64_C(1) << 26)  /* allocated_since_last_gc */
+#define GCEV_STATS_GC_HAS_ALLOC_RATE (UINT64_C(1) << 27)       /* alloc_rate_mb_per_sec */
+#define GCEV_STATS_GC_HAS_ALLOC_TICKS (UINT64_C(1) << 28)      /* alloc_tick_bytes[] */
+#define GCEV_STATS_GC_HAS_GLOBAL_HISTORY (UINT64_C(1) << 29)   /* final_youngest_desired .. global_reason */
+#define GCEV_STATS_GC_HAS_PAUSE_MODE (UINT64_C(1) << 30)       /* pause_mode, memory_pressure (V2+) */
+#define GCEV_STATS_GC_HAS_GLOBAL_CONDEMN (UINT64_C(1) << 31)   /* global_condemn_*, global_condemned_groups */
+#define GCEV_STATS_GC_HAS_PHASES (UINT64_C(1) << 32)           /* phase_us[] (phase_present) */
+#define GCEV_STATS_GC_HAS_CONDEMNED (UINT64_C(1) << 33)        /* condemned_reasons, highest_condemned_heap */
+#define GCEV_STATS_GC_HAS_BGC_FINAL_PAUSE (UINT64_C(1) << 34)  /* bgc_final_pause_ms */
+#define GCEV_STATS_GC_HAS_BGC_PHASE (UINT64_C(1) << 35)        /* bgc_phase, bgc_phase_ms[] */
+#define GCEV_STATS_GC_HAS_BGC_REVISIT (UINT64_C(1) << 36)      /* bgc_revisit_* */
+#define GCEV_STATS_GC_HAS_COMMITTED_BEFORE (UINT64_C(1) << 37) /* committed_before */
+#define GCEV_STATS_GC_HAS_COMMITTED_AFTER (UINT64_C(1) << 38)  /* committed_after */
+#define GCEV_STATS_GC_HAS_DATAS (UINT64_C(1) << 39)            /* datas_heap_count */
+#define GCEV_STATS_GC_HAS_PINNED_SIZES (UINT64_C(1) << 40)     /* pinned_object_sizes */
+#define GCEV_STATS_GC_HAS_PINNED_PLUGS (UINT64_C(1) << 41)     /* pinned_plug_size, user_pinned_plug_size */
+#define GCEV_STATS_GC_HAS_PINNED_PERCENT (UINT64_C(1) << 42)   /* pinned_object_percent */
+#define GCEV_STATS_GC_HAS_FREE_LIST (UINT64_C(1) << 43)        /* free_list_allocated, _consumed */
+#define GCEV_STATS_GC_HAS_LOH_WAITS (UINT64_C(1) << 44)        /* loh_waits (gcev_stats_gc_loh_wait_at) */
+#define GCEV_STATS_GC_HAS_FIT_BUCKETS (UINT64_C(1) << 45)      /* fit_buckets (gcev_stats_gc_fit_bucket_at) */
+#define GCEV_STATS_GC_HAS_JOINS (UINT64_C(1) << 46)            /* joins, join restarts; per heap: join_* */
+#define GCEV_STATS_GC_HAS_DYNAMIC (UINT64_C(1) << 47)          /* dynamic_events */
+#define GCEV_STATS_GC_HAS_GENERATION_COUNT (UINT64_C(1) << 48) /* generation_count */
 
 /* gcev_stats_gc.flags */
 #define GCEV_STATS_GC_INCOMPLETE (1u << 0)        /* events were dropped while this GC was open */
 #define GCEV_STATS_GC_SHARED_SUSPENSION (1u << 1) /* started inside another GC's suspension */
+#define GCEV_STATS_GC_COMPLETE                                                                               \
+    (1u << 2)                                 /* ended with GCHeapStats, and (not background) restarted:     \
+                                               * TraceEvent's IsComplete; only these enter summaries */
+#define GCEV_STATS_GC_HEAPS_DROPPED (1u << 3) /* per-heap records not kept (max_heap_records reached) */
+#define GCEV_STATS_GC_PINS_DROPPED (1u << 4)  /* more pinned objects/plugs than max_pins: pin sizes partial  \
+                                               */
+
+/* GCGlobalHeapHistory_V4 phase times (TraceEvent's TimingType order), phase_us[] indexes. */
+enum {
+    GCEV_STATS_PHASE_MARK_ROOT = 0,
+    GCEV_STATS_PHASE_MARK_SHORT_WEAK,
+    GCEV_STATS_PHASE_MARK_SCAN_FINALIZATION,
+    GCEV_STATS_PHASE_MARK_LONG_WEAK,
+    GCEV_STATS_PHASE_PLAN,
+    GCEV_STATS_PHASE_RELOCATE,       /* compacting GCs */
+    GCEV_STATS_PHASE_COMPACT,        /* compacting GCs (0 on .NET 6-8: a runtime bug) */
+    GCEV_STATS_PHASE_SWEEP,          /* sweeping GCs */
+    GCEV_STATS_PHASE_MARK_SIZED_REF, /* Values[0], which TraceEvent does not report */
+    GCEV_STATS_PHASES
+};
+/* "mark_root", "mark_short_weak", ... "mark_sized_ref"; NULL for other indexes. */
+GCEV_API const char *gcev_stats_phase_name(unsigned phase);
+
+/* TraceEvent's CondemnedReasonGroup: the decoded CondemnReasons0/1 (per heap and global). */
+enum { GCEV_STATS_CONDEMNED_GROUPS = 30 };
+/*
+ * "Initial_Generation", "Final_Generation", "Alloc_Exceeded", "Time_Tuning" (these four hold a
+ * generation number), "Induced" (1 blocking, 2 not forced), then the conditions "Low_Ephemeral",
+ * ... "Aggressive" (TraceEvent's names); NULL for other indexes.
+ */
+GCEV_API const char *gcev_stats_condemned_group_name(unsigned group);
+
+/* Private BGC events whose times bgc_phase_ms[] holds (bgc_phase_present bits). */
+enum {
+    GCEV_STATS_BGC_BEGIN = 0,        /* BGCBegin */
+    GCEV_STATS_BGC_1ST_NONCON_END,   /* BGC1stNonConEnd */
+    GCEV_STATS_BGC_1ST_CON_END,      /* BGC1stConEnd */
+    GCEV_STATS_BGC_2ND_NONCON_BEGIN, /* BGC2ndNonConBegin */
+    GCEV_STATS_BGC_2ND_NONCON_END,   /* BGC2ndNonConEnd */
+    GCEV_STATS_BGC_2ND_CON_BEGIN,    /* BGC2ndConBegin */
+    GCEV_STATS_BGC_2ND_CON_END,      /* BGC2ndConEnd */
+    GCEV_STATS_BGC_PLAN_END,         /* BGCPlanEnd */
+    GCEV_STATS_BGC_SWEEP_END,        /* BGCSweepEnd */
+    GCEV_STATS_BGC_1ST_SWEEP_END,    /* BGC1stSweepEnd */
+    GCEV_STATS_BGC_EVENTS
+};
+/* "begin", "1st_noncon_end", ... ; NULL for other indexes. */
+GCEV_API const char *gcev_stats_bgc_event_name(unsigned i);
+
+/* GCDynamicEvent CommittedUsage (.NET 8+): the GC's committed memory, bytes. */
+typedef struct gcev_stats_committed {
+    uint32_t version;
+    uint64_t in_use;
+    uint64_t in_global_decommit;
+    uint64_t in_free;
+    uint64_t in_global_free;
+    uint64_t bookkeeping;
+} gcev_stats_committed;
 
 typedef struct gcev_stats_gc {
     uint64_t present;         /* GCEV_STATS_GC_HAS_* */
@@ -133,7 +253,127 @@ typedef struct gcev_stats_gc {
     uint64_t loh_compact_time_relocate;
     uint64_t loh_compact_total_refs;
     uint64_t loh_compact_zero_refs;
+    /* ---- TraceEvent's TraceGC (members added after the ones above; see doc/stats.md) ---- */
+    uint32_t process_id;             /* of the GC's events (0 when the trace does not say) */
+    double pause_start_ms;           /* PauseStartRelativeMSec: SuspendEEBegin, or GCStart for the
+                                      * ephemeral GC at a BGC's start and for a PMFullGC */
+    double since_last_restart_ms;    /* DurationSinceLastRestartMSec: pause start (a BGC: its
+                                      * GCHeapStats) minus the previous GC's GCHeapStats */
+    double pause_time_percent;       /* PauseTimePercentageSinceLastGC */
+    uint64_t heap_size_before;       /* HeapSizeBeforeMB: sum of gens[].size_before */
+    uint64_t heap_size_after;        /* HeapSizeAfterMB: GCHeapStats GenerationSize0..4 */
+    uint64_t heap_size_peak;         /* HeapSizePeakMB: before, or for a BGC the largest before of
+                                      * the GCs inside it */
+    double ratio_peak_after;         /* RatioPeakAfter (0 when heap_size_after is 0) */
+    int64_t allocated_since_last_gc; /* AllocedSinceLastGCMB: gen0 + LOH + POH user_allocated */
+    double alloc_rate_mb_per_sec;    /* AllocRateMBSec (since_last_restart_ms > 0) */
+    uint64_t alloc_tick_bytes[3];    /* AllocationTick bytes SOH, LOH, POH between the previous
+                                      * GC's GCHeapStats and this GC's (AllocedSinceLastGCBasedOnAllocTickMB) */
+    uint64_t final_youngest_desired; /* GlobalHeapHistory */
+    uint32_t condemned_generation;
+    uint32_t gen0_reduction_count;
+    uint32_t global_reason;
+    uint32_t
+        pause_mode; /* GCPauseMode: 0 Batch, 1 Interactive, 2 LowLatency, 3 SustainedLowLatency, 4 NoGC */
+    uint32_t memory_pressure; /* percent */
+    uint32_t global_condemn_reasons0, global_condemn_reasons1;
+    uint8_t global_condemned_groups[GCEV_STATS_CONDEMNED_GROUPS]; /* GlobalCondemnedReasons */
+    uint32_t condemned_reasons;           /* GetCondemnedReasons(): bit g = group g applies (from the heap
+                                           * that condemned the GC's generation first) */
+    uint32_t highest_condemned_heap;      /* FindFirstHighestCondemnedHeap(): index among the histories */
+    uint8_t low_ephemeral;                /* IsLowEphemeral() */
+    uint16_t phase_present;               /* bit i: phase_us[i] known */
+    uint32_t phase_us[GCEV_STATS_PHASES]; /* TimingInfo, microseconds */
+    uint32_t generation_count;            /* GenerationCount: generations in the histories (4 or 5) */
+    uint64_t finalization_promoted_size;  /* GCHeapStats (HAS_HEAP_STATS) */
+    uint32_t sink_block_count, gc_handle_count;
+    double bgc_final_pause_ms;  /* BGCFinalPauseMSec: the last SuspendForGCPrep pause of a BGC */
+    uint32_t bgc_phase;         /* BGCCurrentPhase: 0 1st non-concurrent, 1 1st concurrent,
+                                 * 2 2nd non-concurrent, 3 2nd concurrent */
+    uint16_t bgc_phase_present; /* bit i: bgc_phase_ms[i] known */
+    double bgc_phase_ms[GCEV_STATS_BGC_EVENTS]; /* first time of each private BGC event */
+    uint64_t bgc_revisit_pages[2][2]; /* BGCRevisitInfoArr: [0 concurrent, 1 non-concurrent][0 SOH, 1 LOH] */
+    uint64_t bgc_revisit_objects[2][2];
+    gcev_stats_committed committed_before, committed_after; /* CommittedUsageBefore/After */
+    uint32_t datas_heap_count;      /* DATAS: NewNHeaps of the GC's last SizeAdaptationTuning
+                                     * (HeapCountTuning on .NET 8) */
+    uint32_t dynamic_events;        /* GCDynamicEvents of the GC other than CommittedUsage (DynamicEvents) */
+    uint64_t pinned_object_sizes;   /* GetPinnedObjectSizes(): sizes of the distinct objects pinned */
+    uint64_t pinned_plug_size;      /* TotalPinnedPlugSize: PinPlugAtGCTime sizes */
+    uint64_t user_pinned_plug_size; /* TotalUserPinnedPlugSize: plugs holding a pinned object */
+    int32_t pinned_object_percent;  /* GetPinnedObjectPercentage(): sizes * 100 / plug size, truncated */
+    double free_list_allocated;     /* FreeList (gen1 GCs): bytes allocated into gen2 */
+    double free_list_consumed;      /* ... and free-list space used for it */
+    uint32_t loh_waits;             /* LOHWaitThreads entries (gcev_stats_gc_loh_wait_at) */
+    uint32_t fit_buckets;           /* GCFitBucketInfo elements (gcev_stats_gc_fit_bucket_at) */
+    uint32_t joins;                 /* GCJoin events of the GC */
+    uint32_t join_restarts;         /* of which restarts (no heap number) */
+    uint32_t heaps;                 /* per-heap records (gcev_stats_gc_heap_at) */
 } gcev_stats_gc;
+
+/* ------------------------------------------------------------------------ */
+/* Per heap, per GC (server GC has one heap per core; DATAS changes the count) */
+/* ------------------------------------------------------------------------ */
+
+/* One generation of one heap's GCPerHeapHistory (bytes; percent for surv_rate). */
+typedef struct gcev_stats_heap_gen {
+    uint64_t size_before, size_after;
+    uint64_t free_list_before, free_obj_before, free_list_after, free_obj_after;
+    uint64_t in, pinned_surv, non_pinned_surv;
+    uint64_t budget;    /* NewAllocation */
+    uint32_t surv_rate; /* TraceEvent's SurvRate: out * 100 / obj_space_before, truncated */
+} gcev_stats_heap_gen;
+
+/* gcev_stats_heap.present bits. */
+#define GCEV_STATS_HEAPREC_HAS_HISTORY (1u << 0)     /* GCPerHeapHistory (V3) of this heap */
+#define GCEV_STATS_HEAPREC_HAS_MARKS (1u << 1)       /* mark_* (GCMarkWithType or private marks) */
+#define GCEV_STATS_HEAPREC_HAS_JOINS (1u << 2)       /* join_* (GCJoin) */
+#define GCEV_STATS_HEAPREC_HAS_LOH_COMPACT (1u << 3) /* loh_* (GCLOHCompact element) */
+
+/* One heap of one GC. */
+typedef struct gcev_stats_heap {
+    uint32_t heap;    /* heap number */
+    uint32_t present; /* GCEV_STATS_HEAPREC_HAS_* */
+    /* HAS_HISTORY */
+    uint32_t generations; /* elements of its Values (4, or 5 with POH) */
+    uint64_t free_list_allocated, free_list_rejected, end_of_seg_allocated;
+    uint64_t condemned_allocated, pinned_allocated, pinned_allocated_advance;
+    uint32_t running_free_list_efficiency;
+    uint32_t condemn_reasons0, condemn_reasons1;
+    uint32_t compact_mechanisms, expand_mechanisms; /* one bit set: the mechanism (0: none) */
+    uint64_t extra_gen0_commit;
+    uint8_t condemned_groups[GCEV_STATS_CONDEMNED_GROUPS]; /* PerHeapCondemnedReasons */
+    gcev_stats_heap_gen gens[GCEV_STATS_GENS];
+    /* HAS_MARKS: time of each root kind (TraceEvent's MarkTimes: the kinds sorted by when
+     * their event came, each minus the one before, the first minus the GC's start) */
+    uint16_t mark_present;          /* bit k: mark_ms[k] known */
+    uint16_t mark_promoted_present; /* bit k: mark_promoted[k] known (GCMarkWithType only) */
+    double mark_ms[GCEV_STATS_ROOT_KINDS];
+    uint64_t mark_promoted[GCEV_STATS_ROOT_KINDS];
+    /* HAS_JOINS: GCJoin Start -> End of this heap's thread */
+    uint32_t joins;     /* join waits that ended */
+    double join_ms;     /* their total */
+    double join_max_ms; /* the longest */
+    /* HAS_LOH_COMPACT, runtime units (microseconds for times) */
+    uint32_t loh_time_plan, loh_time_compact, loh_time_relocate;
+    uint64_t loh_total_refs, loh_zero_refs;
+} gcev_stats_heap;
+
+/* A thread's wait for a background GC to let it allocate a large object (BGCAllocWait). */
+typedef struct gcev_stats_loh_wait {
+    uint64_t thread_id;
+    uint32_t reason;            /* 9 GetLOHSeg, 10 AllocDuringSweep, 11 AllocDuringBGC */
+    uint8_t has_begin, has_end; /* a wait whose begin was not seen has only its end */
+    double begin_ms, end_ms;
+} gcev_stats_loh_wait;
+
+/* An element of GCFitBucketInfo. */
+typedef struct gcev_stats_fit_bucket {
+    uint32_t kind; /* GCBucketKindMap: 0 largest free-list items, 1 plugs in condemned */
+    uint32_t index;
+    uint32_t count;
+    uint64_t size;
+} gcev_stats_fit_bucket;
 
 /* ------------------------------------------------------------------------ */
 /* Summaries                                                                 */
@@ -184,6 +424,63 @@ typedef struct gcev_stats_summary {
     uint8_t limit_hit;          /* 1: a segment/handle/AppDomain table reached its limit */
 } gcev_stats_summary;
 
+/* Pause distribution (gcev's own: nearest-rank percentiles of the pauses). */
+typedef struct gcev_stats_pauses {
+    uint64_t count; /* GCs with a pause; the rest is valid when count > 0 */
+    double total_ms, mean_ms, p50_ms, p90_ms, p99_ms, max_ms;
+} gcev_stats_pauses;
+
+/* gcev_stats_gcstats.present bits. */
+#define GCEV_STATS_GCSTATS_HAS_HEAP_COUNT (UINT64_C(1) << 0) /* heap_count */
+#define GCEV_STATS_GCSTATS_HAS_DURATION (UINT64_C(1) << 1)   /* process_duration_ms, pause_time_percent */
+#define GCEV_STATS_GCSTATS_HAS_MEANS (UINT64_C(1) << 2)      /* the means (count > 0) */
+
+/*
+ * TraceEvent's GCStats of one process (or of one generation of it), over its complete
+ * GCs (GCEV_STATS_GC_COMPLETE), with TraceEvent's definitions. Sizes in bytes.
+ */
+typedef struct gcev_stats_gcstats {
+    uint64_t present;                                   /* GCEV_STATS_GCSTATS_HAS_* */
+    uint32_t count;                                     /* Count */
+    uint32_t induced;                                   /* NumInduced: reason Induced or InducedNoForce */
+    uint64_t pinned_object_sizes;                       /* PinnedObjectSizes */
+    int64_t pinned_object_percent;                      /* PinnedObjectPercentage: TraceEvent keeps the sum */
+    uint32_t with_pin_events;                           /* NumWithPinEvents */
+    uint32_t with_pin_plug_events;                      /* NumWithPinPlugEvents */
+    double pause_total_ms, pause_max_ms, pause_mean_ms; /* Total/Max/MeanPauseDurationMSec */
+    double suspend_max_ms;                              /* MaxSuspendDurationMSec */
+    uint64_t size_peak_max;                             /* MaxSizePeakMB */
+    uint64_t size_peak_total, size_after_total;         /* TotalSizePeakMB, TotalSizeAfterMB */
+    double size_peak_mean, size_after_mean;             /* MeanSizePeakMB, MeanSizeAfterMB */
+    double alloc_rate_max;                              /* MaxAllocRateMBSec */
+    int64_t allocated_total;                            /* TotalAllocatedMB */
+    uint64_t promoted_total;                            /* TotalPromotedMB */
+    double process_duration_ms;   /* ProcessDuration: first complete GC's pause start -> the last
+                                   * GCHeapStats (process summary only) */
+    double pause_time_percent;    /* GetGCPauseTimePercentage() */
+    int32_t heap_count;           /* HeapCount: the first GlobalHeapHistory's NumHeaps */
+    uint8_t has_detailed_gc_info; /* HasDetailedGCInfo: a GC had per-heap histories */
+    uint8_t version_mismatch;     /* GCVersionInfoMismatch: a history gcev cannot read */
+    uint64_t finalized_objects;   /* FinalizeObject events (FinalizedObjects, all types) */
+    /* gcev's own */
+    double alloc_mb_per_pause_ms; /* allocated_total / pause_total_ms (PerfView's "Alloc MB/MSec GC") */
+} gcev_stats_gcstats;
+
+/* One process's GCs and summaries. */
+typedef struct gcev_stats_process {
+    uint32_t process_id;
+    uint64_t gc_count;          /* GCs of the process, complete or not */
+    uint64_t complete_count;    /* of which GCEV_STATS_GC_COMPLETE */
+    gcev_stats_gcstats all;     /* GC.Stats() */
+    gcev_stats_gcstats gens[3]; /* GC.Generations()[0..2] */
+    gcev_stats_pauses pauses;   /* every complete GC with a pause */
+    gcev_stats_pauses pauses_by_gen[3];
+    gcev_stats_pauses pauses_by_type[3]; /* gcev_stats_gc_type: blocking, background, foreground */
+    uint64_t duplicate_starts; /* GCStart events dropped: same Count as the previous GC (.NET Framework
+                                * logs GCStart V1 then V2 for each GC) */
+    uint32_t longest;          /* GCs listed by gcev_stats_process_longest_at (at most 10) */
+} gcev_stats_process;
+
 /* Survived bytes of one AppDomain after the last full blocking GC. */
 typedef struct gcev_stats_appdomain {
     uint64_t app_domain_id;
@@ -226,6 +523,13 @@ typedef struct gcev_stats_options {
     uint32_t max_segments;    /* live segments tracked; 0 = 65536 */
     uint32_t max_handles;     /* live GC handles tracked; 0 = 1048576 */
     uint32_t max_app_domains; /* AppDomains tracked for survived bytes; 0 = 256 */
+    /* Added later; 0 (a zero-initialized struct) gives the defaults. */
+    uint32_t max_heap_records;  /* per-heap records kept over all GCs; 0 = 262144 (~0.3 GB);
+                                 * GCs past it get GCEV_STATS_GC_HEAPS_DROPPED */
+    uint32_t max_pins;          /* distinct pinned objects and plugs tracked per GC; 0 = 65536 */
+    uint32_t max_processes;     /* processes tracked; 0 = 1024 (events of others are counted only) */
+    uint32_t traceevent_compat; /* 1: reproduce TraceEvent 4.0's numbers, its defects included
+                                 * (doc/stats.md lists each); 0: gcev's corrected analysis */
 } gcev_stats_options;
 
 typedef struct gcev_stats gcev_stats;
@@ -250,6 +554,7 @@ typedef struct gcev_stats_input {
     uint32_t payload_size;
     double ms; /* timestamp, ms from any fixed origin */
     uint64_t thread_id;
+    uint32_t process_id; /* added later: 0 when unknown (then all such events are one process) */
 } gcev_stats_input;
 
 /*
@@ -271,6 +576,9 @@ GCEV_API gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_
  */
 GCEV_API gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double ms,
                                             uint64_t thread_id);
+/* Same, for an event of process process_id (gcev_stats_add_decoded() uses process 0). */
+GCEV_API gcev_status gcev_stats_add_decoded_process(gcev_stats *s, const gcev_event *ev, double ms,
+                                                    uint64_t thread_id, uint32_t process_id);
 
 /*
  * Reports that `count` events were lost just before time `ms` (e.g. the growth
@@ -327,6 +635,33 @@ GCEV_API const gcev_stats_pairing *gcev_stats_handle_pairing(const gcev_stats *s
 /* Never-freed segments and handles, in creation-time order (count == pairing->live). */
 GCEV_API const gcev_stats_segment *gcev_stats_live_segment_at(const gcev_stats *s, size_t i);
 GCEV_API const gcev_stats_handle *gcev_stats_live_handle_at(const gcev_stats *s, size_t i);
+
+/* Per-heap records of g (g->heaps of them, by heap number), or NULL when i >= g->heaps. */
+GCEV_API const gcev_stats_heap *gcev_stats_gc_heap_at(const gcev_stats *s, const gcev_stats_gc *g, size_t i);
+/* LOH allocation waits during background GC g (g->loh_waits), in order of first event; NULL past the end. */
+GCEV_API const gcev_stats_loh_wait *gcev_stats_gc_loh_wait_at(const gcev_stats *s, const gcev_stats_gc *g,
+                                                              size_t i);
+/* GCFitBucketInfo elements of g (g->fit_buckets), in event order; NULL past the end. */
+GCEV_API const gcev_stats_fit_bucket *gcev_stats_gc_fit_bucket_at(const gcev_stats *s, const gcev_stats_gc *g,
+                                                                  size_t i);
+
+/* Processes that logged GC events, by first appearance. */
+GCEV_API size_t gcev_stats_process_count(const gcev_stats *s);
+GCEV_API const gcev_stats_process *gcev_stats_process_at(const gcev_stats *s, size_t i);
+/* The process with this id, or NULL. */
+GCEV_API const gcev_stats_process *gcev_stats_process_find(const gcev_stats *s, uint32_t process_id);
+/* The j-th GC (start order) of process p (p->gc_count of them); NULL past the end. */
+GCEV_API const gcev_stats_gc *gcev_stats_process_gc_at(const gcev_stats *s, const gcev_stats_process *p,
+                                                       size_t j);
+/* The process's complete GCs with the longest pauses, longest first (p->longest of them). */
+GCEV_API const gcev_stats_gc *gcev_stats_process_longest_at(const gcev_stats *s, const gcev_stats_process *p,
+                                                            size_t k);
+
+/*
+ * PerfView's generation label of g ("2NI": generation, N/B/F for the type, I induced or
+ * i induced-not-forced; TraceEvent's GCGenerationName) into buf, snprintf semantics.
+ */
+GCEV_API size_t gcev_stats_gc_label(const gcev_stats_gc *g, char *buf, size_t n);
 
 /* How many events of a compiled family were fed (gcev_family value); 0 for others. */
 GCEV_API uint64_t gcev_stats_family_count(const gcev_stats *s, uint16_t family);

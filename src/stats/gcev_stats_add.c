@@ -25,7 +25,8 @@ static void note_time(gcev_stats *s, double ms)
     }
 }
 
-gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double ms, uint64_t thread_id)
+gcev_status gcev_stats_add_decoded_process(gcev_stats *s, const gcev_event *ev, double ms, uint64_t thread_id,
+                                           uint32_t process_id)
 {
     if (!s || !ev || !ev->desc || s->finished) {
         return GCEV_E_INVALID_ARG;
@@ -36,11 +37,21 @@ gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double m
     if (ev->family < GCEV_FAMILY_COUNT_) {
         s->family_counts[ev->family]++;
     }
-    gcev_status st = gcev_stats_model_event(s, ev, ms, thread_id);
-    if (st == GCEV_OK && !gcev_stats_heap_event(s, ev, ms, thread_id)) {
-        st = gcev_stats_lifetime_event(s, ev, ms);
+    stats_proc *p = gcev_stats_proc(s, process_id);
+    if (!p) {
+        /* out of memory, or past max_processes (limit_hit is then set) */
+        return s->nprocs >= s->opts.max_processes ? GCEV_OK : GCEV_E_NOMEM;
+    }
+    gcev_status st = gcev_stats_model_event(s, p, ev, ms, thread_id);
+    if (st == GCEV_OK && !gcev_stats_heap_event(s, p, ev, ms, thread_id)) {
+        st = gcev_stats_lifetime_event(s, p, ev, ms);
     }
     return st;
+}
+
+gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double ms, uint64_t thread_id)
+{
+    return gcev_stats_add_decoded_process(s, ev, ms, thread_id, 0);
 }
 
 gcev_status gcev_stats_add(gcev_stats *s, const gcev_stats_input *in)
@@ -67,7 +78,7 @@ gcev_status gcev_stats_add(gcev_stats *s, const gcev_stats_input *in)
         s->sum.decode_errors++;
         return st;
     }
-    return gcev_stats_add_decoded(s, &ev, in->ms, in->thread_id);
+    return gcev_stats_add_decoded_process(s, &ev, in->ms, in->thread_id, in->process_id);
 }
 
 gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_event *ev)
@@ -75,8 +86,8 @@ gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_event *ev
     if (!s || !ev) {
         return GCEV_E_INVALID_ARG;
     }
-    gcev_stats_input in = {ev->provider, ev->event_id,     ev->version, ev->pointer_size,
-                           ev->payload,  ev->payload_size, ev->ms,      ev->thread_id};
+    gcev_stats_input in = {ev->provider,     ev->event_id, ev->version,   ev->pointer_size, ev->payload,
+                           ev->payload_size, ev->ms,       ev->thread_id, ev->process_id};
     return gcev_stats_add(s, &in);
 }
 
@@ -93,7 +104,8 @@ void gcev_stats_note_dropped(gcev_stats *s, uint64_t count, double ms)
     for (size_t i = s->ngcs; i-- > stop;) {
         gcev_stats_gc *g = &s->gcs[i];
         int open = !(g->present & GCEV_STATS_GC_HAS_END) || g->end_ms >= ms;
-        int awaiting = (long)i == s->last_ended && !(g->present & GCEV_STATS_GC_HAS_HEAP_STATS);
+        int awaiting =
+            (long)i == s->procs[s->gcx[i].proc].last_ended && !(g->present & GCEV_STATS_GC_HAS_HEAP_STATS);
         if (open || awaiting) {
             g->flags |= GCEV_STATS_GC_INCOMPLETE;
         }
@@ -109,12 +121,13 @@ gcev_status gcev_stats_finish(gcev_stats *s)
         return GCEV_OK;
     }
     /* A suspension still open has no RestartEEEnd: its pause stays unknown. */
-    memset(s->susp, 0, sizeof s->susp);
     gcev_status st = gcev_stats_lifetimes_finish(s);
+    if (st == GCEV_OK) {
+        st = gcev_stats_summary_finish(s);
+    }
     if (st != GCEV_OK) {
         return st;
     }
-    gcev_stats_summary_finish(s);
     s->finished = 1;
     return GCEV_OK;
 }

@@ -62,7 +62,7 @@ static gcev_status set_handle(gcev_stats *s, uint64_t id, uint64_t obj, uint32_t
     return track(s, &s->handles, &s->handle_pairing, id, &h);
 }
 
-gcev_status gcev_stats_lifetime_event(gcev_stats *s, const gcev_event *ev, double ms)
+gcev_status gcev_stats_lifetime_event(gcev_stats *s, stats_proc *p, const gcev_event *ev, double ms)
 {
     const gcev_union *u = &ev->u;
     switch (ev->family) {
@@ -89,7 +89,7 @@ gcev_status gcev_stats_lifetime_event(gcev_stats *s, const gcev_event *ev, doubl
         untrack(&s->handles, &s->handle_pairing, u->private_prv_destroy_gc_handle.handle_id);
         return GCEV_OK;
     case GCEV_FAMILY_APP_DOMAIN_MEM_SURVIVED:
-        return gcev_stats_survived_event(s, &u->app_domain_mem_survived);
+        return gcev_stats_survived_event(s, p, &u->app_domain_mem_survived);
     default:
         return GCEV_OK;
     }

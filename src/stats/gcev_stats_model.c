@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The GC state machine: GCStart/GCEnd by number, the suspension in progress,
- * the background GC in progress and the GCs nested in it (doc/ARCHITECTURE.md, "GC analysis").
+ * The GC state machine, per process, as TraceEvent's (TraceManagedProcess.cs,
+ * "TMP"): one GC suspension in progress (SuspendEEBegin with reason SuspendForGC
+ * or SuspendForGCPrep, closed by the RestartEEEnd of the same thread), the GC
+ * list, the background GC in progress. A GC's pause goes to "the current GC"
+ * (the last GC while it is not complete, else the BGC in progress); a blocking
+ * GC completes at the RestartEEEnd after its GCHeapStats, a BGC at its
+ * GCHeapStats. gcev's corrections are the STATS_Q_* quirks (internal header).
  *
- * A suspension is a GC pause only when a GC starts inside it, or when it is a
- * GC suspension (SuspendForGC/GCPrep) during a background GC: that is the
- * BGC's own final non-concurrent phase, which logs no GCStart. Everything else
- * (the sampling profiler's SuspendOther with Count -1, the debugger) is counted
- * apart and never charged to a GC.
+ * Suspensions of other reasons (the sampling profiler's SuspendOther with Count
+ * -1, the debugger) are never charged to a GC (doc/ARCHITECTURE.md, "GC analysis"); they, and GC
+ * suspensions in which no GC ran, are counted in the summary's other_suspensions.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,68 +19,128 @@
 
 /* GCSuspendEEReasonMap values that mean "the GC suspends the runtime". */
 enum { SUSPEND_FOR_GC = 1, SUSPEND_FOR_GC_PREP = 6 };
+/* GCReasonMap values (and the runtime's gc_reason beyond the map). */
+enum { REASON_PM_FULL_GC = 12 };
 /* How far back GCEnd looks for its GCStart: only a few GCs can be open at once. */
 enum { END_SEARCH = 16 };
 
-static int is_gc_reason(const stats_suspension *p)
+static int is_bgc(const gcev_stats_gc *g)
 {
-    return p->has_reason && (p->reason == SUSPEND_FOR_GC || p->reason == SUSPEND_FOR_GC_PREP);
+    return (g->present & GCEV_STATS_GC_HAS_TYPE) && g->type == GCEV_STATS_BACKGROUND;
 }
 
-/* The open suspension of this thread, or NULL. */
-static stats_suspension *suspension_of(gcev_stats *s, uint64_t tid)
+/* ---- suspension slots: only for counting the suspensions no GC was charged with ---- */
+
+static stats_susp_slot *slot_of(stats_proc *p, uint64_t tid)
 {
     for (int i = 0; i < STATS_SUSP_SLOTS; i++) {
-        if (s->susp[i].active && s->susp[i].thread_id == tid) {
-            return &s->susp[i];
+        if (p->susp[i].active && p->susp[i].thread_id == tid) {
+            return &p->susp[i];
         }
     }
     return NULL;
 }
 
-/*
- * The suspension a starting GC runs in: its own thread's (workstation GC,
- * background GC thread, server GC heap 0 thread), else the most recent open
- * GC-reason suspension of another thread with no GC yet. Never a sampler's
- * SuspendOther of another thread.
- */
-static stats_suspension *suspension_for_gc(gcev_stats *s, uint64_t tid)
+static void slot_begin(stats_proc *p, uint64_t tid, double ms)
 {
-    stats_suspension *p = suspension_of(s, tid);
-    if (p) {
-        return p->gc < 0 ? p : NULL;
-    }
-    stats_suspension *best = NULL;
-    for (int i = 0; i < STATS_SUSP_SLOTS; i++) {
-        stats_suspension *q = &s->susp[i];
-        if (q->active && q->gc < 0 && is_gc_reason(q) && (!best || q->seq > best->seq)) {
-            best = q;
+    stats_susp_slot *q = slot_of(p, tid); /* a lost RestartEE: reuse the thread's slot */
+    for (int i = 0; !q && i < STATS_SUSP_SLOTS; i++) {
+        if (!p->susp[i].active) {
+            q = &p->susp[i];
         }
     }
-    return best;
-}
-
-/* Whether the starting GC's thread is suspended for a GC that already started. */
-static int shared_suspension(gcev_stats *s, uint64_t tid)
-{
-    stats_suspension *p = suspension_of(s, tid);
-    return p && p->gc >= 0;
-}
-
-static gcev_status on_gc_start(gcev_stats *s, const gcev_gc_start *e, double ms, uint64_t tid)
-{
-    if (s->ngcs == s->cap_gcs) {
-        size_t cap = s->cap_gcs ? s->cap_gcs * 2 : 64;
-        gcev_stats_gc *g = realloc(s->gcs, cap * sizeof *g);
-        if (!g) {
-            return GCEV_E_NOMEM;
+    if (!q) { /* evict the oldest */
+        q = &p->susp[0];
+        for (int i = 1; i < STATS_SUSP_SLOTS; i++) {
+            if (p->susp[i].seq < q->seq) {
+                q = &p->susp[i];
+            }
         }
-        s->gcs = g;
-        s->cap_gcs = cap;
     }
-    long idx = (long)s->ngcs++;
-    gcev_stats_gc *g = &s->gcs[idx];
-    memset(g, 0, sizeof *g);
+    q->active = 1;
+    q->thread_id = tid;
+    q->seq = ++p->susp_seq;
+    q->begin_ms = ms;
+    q->charged = 0;
+}
+
+static void slot_end(gcev_stats *s, stats_proc *p, uint64_t tid, double ms, int charged)
+{
+    stats_susp_slot *q = slot_of(p, tid);
+    if (!q) {
+        return; /* its SuspendEEBegin preceded the trace */
+    }
+    if (!charged && !q->charged) {
+        s->sum.other_suspensions++;
+        s->sum.other_suspended_ms += ms > q->begin_ms ? ms - q->begin_ms : 0.0;
+    }
+    q->active = 0;
+}
+
+/* ---- events -------------------------------------------------------------------- */
+
+static void on_suspend_begin(stats_proc *p, const gcev_gc_suspend_ee_begin *e, double ms, uint64_t tid)
+{
+    slot_begin(p, tid, ms);
+    uint32_t reason = (e->present & GCEV_GC_SUSPEND_EE_BEGIN_HAS_REASON) ? e->reason : 0;
+    switch (reason) {
+    case SUSPEND_FOR_GC:
+        p->has_tid_gc = 1;
+        p->tid_gc = tid;
+        break;
+    case SUSPEND_FOR_GC_PREP:
+        p->has_tid_bgc = 1;
+        p->tid_bgc = tid;
+        break;
+    default:
+        p->has_tid_other = 1;
+        p->tid_other = tid;
+        return;
+    }
+    p->last_reason = reason;
+    p->susp_begin_ms = ms;
+}
+
+static int is_gc_thread(const stats_proc *p, uint64_t tid)
+{
+    return (p->has_tid_gc && p->tid_gc == tid) || (p->has_tid_bgc && p->tid_bgc == tid);
+}
+
+static void on_suspend_end(gcev_stats *s, stats_proc *p, double ms, uint64_t tid)
+{
+    if (!is_gc_thread(p, tid)) {
+        return;
+    }
+    if (p->has_tid_bgc && p->current_bgc >= 0 && p->susp_begin_ms >= 0) {
+        gcev_stats_gc *b = &s->gcs[p->current_bgc];
+        b->suspension_ms += ms - p->susp_begin_ms;
+        b->present |= GCEV_STATS_GC_HAS_SUSPENSION;
+    }
+    p->susp_end_ms = ms;
+}
+
+static gcev_status on_gc_start(gcev_stats *s, stats_proc *p, const gcev_gc_start *e, double ms, uint64_t tid)
+{
+    int in_suspension = p->has_tid_gc || p->has_tid_other;
+    long last = p->ngcs ? (long)p->gcs[p->ngcs - 1] : -1;
+    if (last >= 0 && s->gcs[last].number == e->count) {
+        /* .NET Framework logs GCStart V1 then V2 for each GC (TMP L713) */
+        p->duplicate_starts++;
+        return GCEV_OK;
+    }
+    if (!in_suspension && s->compat) {
+        /* TraceEvent drops it; nothing to record the quirk on but the next GC */
+        return GCEV_OK;
+    }
+    long gi = gcev_stats_new_gc(s, p);
+    if (gi < 0) {
+        return GCEV_E_NOMEM;
+    }
+    gcev_stats_gc *g = &s->gcs[gi];
+    stats_gcx *x = &s->gcx[gi];
+    if (!in_suspension) {
+        x->quirks |= STATS_Q_NO_SUSPENSION;
+    }
     g->number = e->count;
     g->start_ms = ms;
     g->thread_id = tid;
@@ -93,159 +156,278 @@ static gcev_status on_gc_start(gcev_stats *s, const gcev_gc_start *e, double ms,
         g->type = e->type;
         g->present |= GCEV_STATS_GC_HAS_TYPE;
     }
-    g->allocated_bytes = s->alloc_since_gc;
-    s->alloc_since_gc = 0;
-    int is_bgc = (g->present & GCEV_STATS_GC_HAS_TYPE) && g->type == GCEV_STATS_BACKGROUND;
-    if (s->bgc >= 0 && !is_bgc) {
-        g->nested_in = s->gcs[s->bgc].number;
+    g->allocated_bytes = p->alloc_since_start;
+    p->alloc_since_start = 0;
+    if (p->current_bgc >= 0 && !is_bgc(g)) {
+        g->nested_in = s->gcs[p->current_bgc].number;
         g->present |= GCEV_STATS_GC_HAS_NESTED_IN;
     }
-    stats_suspension *p = suspension_for_gc(s, tid);
-    if (p) {
-        p->gc = idx;
-        g->suspend_begin_ms = p->begin_ms;
-        if (p->has_end) {
-            g->suspension_ms = p->end_ms - p->begin_ms;
+    /* GCStart V0 has no Type: TraceEvent reads NonConcurrentGC (0) */
+    uint32_t type = (g->present & GCEV_STATS_GC_HAS_TYPE) ? g->type : GCEV_STATS_BLOCKING;
+    int eph_at_bgc_start = last >= 0 && is_bgc(&s->gcs[last]) &&
+                           !(s->gcs[last].flags & GCEV_STATS_GC_COMPLETE) && type == GCEV_STATS_BLOCKING;
+    if (eph_at_bgc_start || g->reason == REASON_PM_FULL_GC) {
+        /* the pause of this GC starts with it: the suspension was the BGC's (or, for a
+         * provisional-mode full GC, the gen1 GC's it follows) */
+        g->pause_start_ms = ms;
+        g->present |= GCEV_STATS_GC_HAS_PAUSE_START | GCEV_STATS_GC_HAS_SUSPENSION;
+        if (eph_at_bgc_start) {
+            g->flags |= GCEV_STATS_GC_SHARED_SUSPENSION;
+        }
+        if (g->reason == REASON_PM_FULL_GC) {
+            /* the provisional gen1 GC it follows never gets a RestartEE of its own (TMP L736) */
+            for (size_t k = p->ngcs - 1; k-- > 0;) {
+                long ci = (long)p->gcs[k];
+                if (!(s->gcs[ci].flags & GCEV_STATS_GC_COMPLETE) || ci == p->current_bgc) {
+                    gcev_stats_complete(s, ci);
+                    break;
+                }
+            }
+        }
+    } else if (p->susp_begin_ms >= 0 || s->compat) {
+        /* TraceEvent takes the suspension in progress; without one (compatibility mode only:
+         * a GC allowed in by another suspension) its values are -1 based, as TraceEvent's */
+        g->pause_start_ms = p->susp_begin_ms;
+        g->present |= GCEV_STATS_GC_HAS_PAUSE_START;
+        int has_end = p->susp_end_ms >= p->susp_begin_ms && p->susp_end_ms >= 0;
+        if (!has_end && p->susp_end_ms >= 0) {
+            x->quirks |= STATS_Q_STALE_SUSPEND_END;
+        }
+        if (s->compat) {
+            if (p->susp_end_ms == -1) {
+                p->susp_end_ms = ms; /* TMP L755 */
+            }
+            g->suspension_ms = p->susp_end_ms - p->susp_begin_ms;
+            g->present |= GCEV_STATS_GC_HAS_SUSPENSION;
+        } else if (has_end) {
+            g->suspension_ms = p->susp_end_ms - p->susp_begin_ms;
             g->present |= GCEV_STATS_GC_HAS_SUSPENSION;
         }
-    } else if (shared_suspension(s, tid)) {
-        /* e.g. the ephemeral GC a BGC starts with: the pause is the first GC's */
-        g->flags |= GCEV_STATS_GC_SHARED_SUSPENSION;
+        g->suspend_begin_ms = p->susp_begin_ms;
     }
-    if (is_bgc) {
-        s->bgc = idx;
+    if (is_bgc(g)) {
+        p->current_bgc = gi;
+        /* the BGC's pause starts as its suspension so far (TMP L768) */
+        if (g->present & GCEV_STATS_GC_HAS_SUSPENSION) {
+            g->pause_ms = g->suspension_ms;
+            g->present |= GCEV_STATS_GC_HAS_PAUSE;
+        }
     }
-    s->open_inner = idx;
     return GCEV_OK;
 }
 
-static void on_gc_end(gcev_stats *s, const gcev_gc_end *e, double ms)
+static void on_gc_end(gcev_stats *s, stats_proc *p, const gcev_gc_end *e, double ms)
 {
-    size_t stop = s->ngcs > END_SEARCH ? s->ngcs - END_SEARCH : 0;
-    for (size_t i = s->ngcs; i-- > stop;) {
-        gcev_stats_gc *g = &s->gcs[i];
-        if (g->number != e->count || (g->present & GCEV_STATS_GC_HAS_END)) {
-            continue;
-        }
-        g->end_ms = ms;
-        g->duration_ms = ms > g->start_ms ? ms - g->start_ms : 0.0;
-        g->present |= GCEV_STATS_GC_HAS_END;
-        s->last_ended = (long)i;
-        if ((long)i == s->bgc) {
-            s->bgc = -1;
-        }
-        if ((long)i == s->open_inner) {
-            /* back to the background GC this one was nested in, if any */
-            s->open_inner = s->bgc;
-        }
-        return;
-    }
-    /* a GCEnd whose GCStart preceded the trace: nothing to close */
-}
-
-static void on_suspend_begin(gcev_stats *s, const gcev_gc_suspend_ee_begin *e, double ms, uint64_t tid)
-{
-    /* A thread suspending again while its last suspension is open means that
-     * RestartEE was lost: reuse its slot. Otherwise take a free slot, or evict
-     * the oldest (a lost restart long ago). */
-    stats_suspension *p = suspension_of(s, tid);
-    for (int i = 0; !p && i < STATS_SUSP_SLOTS; i++) {
-        if (!s->susp[i].active) {
-            p = &s->susp[i];
-        }
-    }
-    if (!p) {
-        p = &s->susp[0];
-        for (int i = 1; i < STATS_SUSP_SLOTS; i++) {
-            if (s->susp[i].seq < p->seq) {
-                p = &s->susp[i];
+    long gi = -1;
+    if (s->compat) {
+        gi = gcev_stats_current(s, p); /* TMP L1121: no check of Count */
+    } else {
+        size_t stop = p->ngcs > END_SEARCH ? p->ngcs - END_SEARCH : 0;
+        for (size_t k = p->ngcs; k-- > stop;) {
+            long ci = (long)p->gcs[k];
+            if (s->gcs[ci].number == e->count && !(s->gcs[ci].present & GCEV_STATS_GC_HAS_END)) {
+                gi = ci;
+                break;
             }
         }
     }
-    memset(p, 0, sizeof *p);
-    p->active = 1;
-    p->thread_id = tid;
-    p->seq = ++s->susp_seq;
-    p->begin_ms = ms;
-    p->gc = -1;
-    if (e->present & GCEV_GC_SUSPEND_EE_BEGIN_HAS_REASON) {
-        p->reason = e->reason;
-        p->has_reason = 1;
+    if (gi < 0) {
+        return; /* its GCStart preceded the trace */
     }
+    gcev_stats_gc *g = &s->gcs[gi];
+    g->end_ms = ms;
+    g->duration_ms = ms - g->start_ms;
+    g->present |= GCEV_STATS_GC_HAS_END;
+    p->last_ended = gi;
 }
 
-/*
- * SuspendEEEnd and RestartEE close the suspension of their own thread only:
- * the 3.0 corpus trace has 49 sampler RestartEE with no SuspendEEBegin, which
- * must not close a GC's suspension open on another thread.
- */
-static void on_suspend_end(gcev_stats *s, double ms, uint64_t tid)
+/* TMP AddConcurrentPauseTime, for the RestartEEEnd of a GC suspension while BGC gi is current. */
+static void bgc_restart(gcev_stats *s, stats_proc *p, long gi, double ms)
 {
-    stats_suspension *p = suspension_of(s, tid);
-    if (p && !p->has_end) {
-        p->end_ms = ms;
-        p->has_end = 1;
+    gcev_stats_gc *g = &s->gcs[gi];
+    if (p->has_tid_bgc) {
+        double pause = ms - p->susp_begin_ms;
+        g->pause_ms += pause;
+        if (p->last_reason == SUSPEND_FOR_GC_PREP) {
+            g->bgc_final_pause_ms = pause;
+            g->present |= GCEV_STATS_GC_HAS_BGC_FINAL_PAUSE;
+        }
+    } else if (g->start_ms >= p->susp_begin_ms || s->compat) {
+        /* its initial suspension (TMP L4780) */
+        if (g->start_ms < p->susp_begin_ms) {
+            s->gcx[gi].quirks |= STATS_Q_BGC_OVERWRITE;
+        }
+        g->pause_ms = ms - g->pause_start_ms;
+    } else {
+        /* a GC suspension during the BGC in which no GC started: its pause is the BGC's too */
+        s->gcx[gi].quirks |= STATS_Q_BGC_OVERWRITE;
+        g->pause_ms += ms - p->susp_begin_ms;
     }
+    g->suspensions++;
+    g->present |= GCEV_STATS_GC_HAS_PAUSE;
 }
 
-static void on_restart_end(gcev_stats *s, double ms, uint64_t tid)
+static void on_restart_end(gcev_stats *s, stats_proc *p, double ms, uint64_t tid)
 {
-    stats_suspension *p = suspension_of(s, tid);
-    if (!p) {
-        return; /* its SuspendEEBegin preceded the trace */
+    if (p->has_tid_other && p->tid_other == tid) {
+        p->has_tid_other = 0;
     }
-    double pause = ms > p->begin_ms ? ms - p->begin_ms : 0.0;
-    double susp = p->has_end && p->end_ms > p->begin_ms ? p->end_ms - p->begin_ms : 0.0;
-    gcev_stats_gc *g = NULL;
-    if (p->gc >= 0) {
-        g = &s->gcs[p->gc];
-    } else if (s->bgc >= 0 && is_gc_reason(p)) {
-        g = &s->gcs[s->bgc]; /* the background GC's final non-concurrent phase */
-        if (p->has_end) {
-            g->suspension_ms += susp;
-            g->present |= GCEV_STATS_GC_HAS_SUSPENSION;
+    if (!is_gc_thread(p, tid)) {
+        slot_end(s, p, tid, ms, 0);
+        return;
+    }
+    long gi = gcev_stats_current(s, p);
+    if (gi < 0 && p->ngcs) {
+        /* a BGC that ran inside this suspension completed at its GCHeapStats, before this */
+        long last = (long)p->gcs[p->ngcs - 1];
+        if (last == p->last_completed && is_bgc(&s->gcs[last]) && p->susp_begin_ms >= 0 &&
+            s->gcs[last].start_ms >= p->susp_begin_ms) {
+            s->gcx[last].quirks |= STATS_Q_BGC_RESTART_LOST;
+            if (!s->compat) {
+                gi = last;
+            }
         }
     }
-    if (g) {
-        g->pause_ms += pause;
-        g->suspensions++;
-        g->present |= GCEV_STATS_GC_HAS_PAUSE;
-    } else {
-        s->sum.other_suspensions++;
-        s->sum.other_suspended_ms += pause;
+    if (gi >= 0) {
+        gcev_stats_gc *g = &s->gcs[gi];
+        if (is_bgc(g)) {
+            bgc_restart(s, p, gi, ms);
+        } else {
+            if (g->present & GCEV_STATS_GC_HAS_PAUSE_START) {
+                g->pause_ms = ms - g->pause_start_ms;
+                g->suspensions = 1;
+                g->present |= GCEV_STATS_GC_HAS_PAUSE;
+            }
+            if (!(g->present & GCEV_STATS_GC_HAS_END)) {
+                /* TMP's .NET 2.0 concurrent GC: paused before its GCEnd; completes at GCHeapStats */
+                s->gcx[gi].is_concurrent = 1;
+            } else if (g->present & GCEV_STATS_GC_HAS_HEAP_STATS) {
+                gcev_stats_complete(s, gi);
+                p->last_completed = gi;
+            } else {
+                /* its GCHeapStats was lost: its pause is over all the same */
+                s->gcx[gi].restarted = 1;
+                s->gcx[gi].quirks |= STATS_Q_NO_HEAP_STATS;
+            }
+        }
     }
-    memset(p, 0, sizeof *p);
-    p->gc = -1;
+    slot_end(s, p, tid, ms, gi >= 0);
+    p->susp_begin_ms = -1;
+    p->has_tid_bgc = 0;
+    p->has_tid_gc = 0;
 }
 
-static void on_allocation_tick(gcev_stats *s, const gcev_gc_allocation_tick *e)
+static void on_allocation_tick(gcev_stats *s, stats_proc *p, const gcev_gc_allocation_tick *e)
 {
-    uint64_t amount = (e->present & GCEV_GC_ALLOCATION_TICK_HAS_ALLOCATION_AMOUNT64) ? e->allocation_amount64
-                                                                                     : e->allocation_amount;
+    int has64 = (e->present & GCEV_GC_ALLOCATION_TICK_HAS_ALLOCATION_AMOUNT64) && e->allocation_amount64;
+    uint64_t amount = has64 ? e->allocation_amount64 : e->allocation_amount;
     s->sum.allocation_ticks++;
     s->sum.allocated_bytes += amount;
-    s->alloc_since_gc += amount;
+    p->alloc_since_start += amount;
+    p->has_alloc_ticks = 1;
+    /* AllocationKind 0 small, 1 large, anything else the pinned object heap (TMP L697) */
+    uint32_t kind = (e->present & GCEV_GC_ALLOCATION_TICK_HAS_ALLOCATION_KIND) ? e->allocation_kind : 0;
+    int k = kind == 0 ? 0 : kind == 1 ? 1 : 2;
+    if (s->compat) {
+        /* TraceEvent's GetAllocAmount reads the V0/V1 UInt32 as an Int32; after one negative
+         * amount it clamps every amount to 90 KB..110 KB (small) or ..2 MB (large) */
+        int64_t v = has64 ? (int64_t)amount : (int64_t)(int32_t)e->allocation_amount;
+        if (v < 0) {
+            p->seen_bad_tick = 1;
+        }
+        if (p->seen_bad_tick) {
+            int64_t cap = k == 0 ? 110 * 1024 : 2 * 1024 * 1024;
+            v = v < 90 * 1024 ? 90 * 1024 : v > cap ? cap : v;
+        }
+        amount = (uint64_t)v;
+    }
+    p->tick_bytes[k] += amount;
 }
 
-gcev_status gcev_stats_model_event(gcev_stats *s, const gcev_event *ev, double ms, uint64_t tid)
+static void on_heap_stats(gcev_stats *s, stats_proc *p, const gcev_gc_heap_stats *e, double ms)
+{
+    long gi = gcev_stats_current(s, p);
+    if (gi < 0 && !s->compat && p->last_ended >= 0 &&
+        !(s->gcs[p->last_ended].present & GCEV_STATS_GC_HAS_HEAP_STATS)) {
+        gi = p->last_ended;
+    }
+    if (gi >= 0) {
+        gcev_stats_gc *g = &s->gcs[gi];
+        const uint64_t size[GCEV_STATS_GENS] = {e->generation_size0, e->generation_size1, e->generation_size2,
+                                                e->generation_size3, e->generation_size4};
+        const uint64_t prom[GCEV_STATS_GENS] = {e->total_promoted_size0, e->total_promoted_size1,
+                                                e->total_promoted_size2, e->total_promoted_size3,
+                                                e->total_promoted_size4};
+        uint64_t promoted = 0, after = 0;
+        for (int i = 0; i < GCEV_STATS_GENS; i++) {
+            /* a version without GenerationSize4 (V0, V1) reads 0, as TraceEvent's */
+            g->gens[i].size_after = size[i];
+            g->gens[i].promoted = prom[i];
+            g->gens[i].present |= GCEV_STATS_HEAP_HAS_SIZE_AFTER | GCEV_STATS_HEAP_HAS_PROMOTED;
+            promoted += prom[i];
+            after += size[i];
+        }
+        g->promoted_bytes = promoted;
+        g->heap_size_after = after;
+        g->pinned_objects = e->pinned_object_count;
+        g->finalization_promoted_count = e->finalization_promoted_count;
+        g->finalization_promoted_size = e->finalization_promoted_size;
+        g->sink_block_count = e->sink_block_count;
+        g->gc_handle_count = e->gc_handle_count;
+        g->present |= GCEV_STATS_GC_HAS_PROMOTED | GCEV_STATS_GC_HAS_PINNED_OBJECTS |
+                      GCEV_STATS_GC_HAS_FINALIZATION | GCEV_STATS_GC_HAS_HEAP_STATS |
+                      GCEV_STATS_GC_HAS_SIZE_AFTER;
+        if (is_bgc(g)) {
+            g->since_last_restart_ms = ms - p->last_heap_stats_ms;
+            g->present |= GCEV_STATS_GC_HAS_SINCE_RESTART;
+        } else if (g->present & GCEV_STATS_GC_HAS_PAUSE_START) {
+            g->since_last_restart_ms = g->pause_start_ms - p->last_heap_stats_ms;
+            g->present |= GCEV_STATS_GC_HAS_SINCE_RESTART;
+        }
+        if (p->has_alloc_ticks) {
+            for (int k = 0; k < 3; k++) {
+                g->alloc_tick_bytes[k] = p->tick_bytes[k] - p->tick_bytes_at_last[k];
+            }
+            g->present |= GCEV_STATS_GC_HAS_ALLOC_TICKS;
+        }
+        if (is_bgc(g) && p->current_bgc >= 0) {
+            /* this is where a background GC ends (TMP L1183) */
+            gcev_stats_complete(s, p->current_bgc);
+            p->last_completed = p->current_bgc;
+            p->current_bgc = -1;
+        }
+        if (s->gcx[gi].is_concurrent) {
+            gcev_stats_complete(s, gi);
+            p->last_completed = gi;
+        }
+    }
+    memcpy(p->tick_bytes_at_last, p->tick_bytes, sizeof p->tick_bytes);
+    p->last_heap_stats_ms = ms;
+}
+
+gcev_status gcev_stats_model_event(gcev_stats *s, stats_proc *p, const gcev_event *ev, double ms,
+                                   uint64_t tid)
 {
     switch (ev->family) {
     case GCEV_FAMILY_GC_START:
-        return on_gc_start(s, &ev->u.gc_start, ms, tid);
+        return on_gc_start(s, p, &ev->u.gc_start, ms, tid);
     case GCEV_FAMILY_GC_END:
-        on_gc_end(s, &ev->u.gc_end, ms);
+        on_gc_end(s, p, &ev->u.gc_end, ms);
         break;
     case GCEV_FAMILY_GC_SUSPEND_EE_BEGIN:
-        on_suspend_begin(s, &ev->u.gc_suspend_ee_begin, ms, tid);
+        on_suspend_begin(p, &ev->u.gc_suspend_ee_begin, ms, tid);
         break;
     case GCEV_FAMILY_GC_SUSPEND_EE_END:
-        on_suspend_end(s, ms, tid);
+        on_suspend_end(s, p, ms, tid);
         break;
     case GCEV_FAMILY_GC_RESTART_EE_END:
-        on_restart_end(s, ms, tid);
+        on_restart_end(s, p, ms, tid);
         break;
     case GCEV_FAMILY_GC_ALLOCATION_TICK:
-        on_allocation_tick(s, &ev->u.gc_allocation_tick);
+        on_allocation_tick(s, p, &ev->u.gc_allocation_tick);
+        break;
+    case GCEV_FAMILY_GC_HEAP_STATS:
+        on_heap_stats(s, p, &ev->u.gc_heap_stats, ms);
         break;
     default:
         break;

@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Summaries: per condemned generation and for the whole trace, computed once
- * by gcev_stats_finish(); plus the result accessors. Rates are only defined
- * when the trace spans time, and a mean only over the GCs whose value is
- * known (absent is absent, never NaN: see include/gcev/gcev_stats.h).
+ * Summaries, computed once by gcev_stats_finish(): per condemned generation and
+ * for the whole trace (all processes together), and per process TraceEvent's
+ * GCStats (TraceGarbageCollector.Calculate, TraceManagedProcess.cs L1620-1745)
+ * over the complete GCs, with gcev's pause distributions. Plus the result
+ * accessors. Rates are only defined when the trace spans time, and a mean only
+ * over the GCs whose value is known (absent is absent, never NaN: include/gcev/gcev_stats.h).
  */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "gcev_stats_internal.h"
+
+/* GCReasonMap */
+enum { REASON_INDUCED = 1, REASON_INDUCED_NO_FORCE = 7 };
 
 static void resolve_trace_wide_bits(gcev_stats *s)
 {
@@ -24,11 +33,15 @@ static void resolve_trace_wide_bits(gcev_stats *s)
         if (!(g->present & GCEV_STATS_GC_HAS_PROMOTED) && (g->present & GCEV_STATS_GC_HAS_MARKS)) {
             /* without HeapStats, what the mark phase promoted is the best figure */
             uint64_t b = 0;
+            int any = 0;
             for (int k = 0; k < GCEV_STATS_ROOT_KINDS; k++) {
                 b += g->marks[k].bytes;
+                any |= g->marks[k].present;
             }
-            g->promoted_bytes = b;
-            g->present |= GCEV_STATS_GC_HAS_PROMOTED;
+            if (any) {
+                g->promoted_bytes = b;
+                g->present |= GCEV_STATS_GC_HAS_PROMOTED;
+            }
         }
     }
 }
@@ -56,10 +69,9 @@ static void add_to_generation(gcev_stats_gen_summary *gs, const gcev_stats_gc *g
     }
 }
 
-void gcev_stats_summary_finish(gcev_stats *s)
+static void trace_summary(gcev_stats *s)
 {
     gcev_stats_summary *sum = &s->sum;
-    resolve_trace_wide_bits(s);
     for (unsigned i = 0; i < 3; i++) {
         s->gens[i].generation = i;
     }
@@ -109,17 +121,234 @@ void gcev_stats_summary_finish(gcev_stats *s)
     }
 }
 
-const char *gcev_stats_gc_type_name(uint32_t type)
+/* ---- GCStats per process ---------------------------------------------------------- */
+
+static void gcstats_add(gcev_stats_gcstats *st, const gcev_stats_gc *g, const stats_gcx *x)
 {
-    static const char *const names[] = {"blocking", "background", "foreground"};
-    return type < 3 ? names[type] : NULL;
+    st->count++;
+    if ((g->present & GCEV_STATS_GC_HAS_REASON) &&
+        (g->reason == REASON_INDUCED || g->reason == REASON_INDUCED_NO_FORCE)) {
+        st->induced++;
+    }
+    if (g->pinned_object_sizes) {
+        st->pinned_object_sizes += g->pinned_object_sizes;
+        st->with_pin_events++;
+    }
+    if (g->present & GCEV_STATS_GC_HAS_PINNED_PERCENT) {
+        st->pinned_object_percent += g->pinned_object_percent;
+        st->with_pin_plug_events++;
+    }
+    if (g->present & GCEV_STATS_GC_HAS_SIZE_AFTER) {
+        st->size_after_total += g->heap_size_after;
+    }
+    if (g->present & GCEV_STATS_GC_HAS_SIZE_PEAK) {
+        st->size_peak_total += g->heap_size_peak;
+        if (g->heap_size_peak > st->size_peak_max) {
+            st->size_peak_max = g->heap_size_peak;
+        }
+    }
+    if (g->present & GCEV_STATS_GC_HAS_HEAP_STATS) {
+        st->promoted_total += g->promoted_bytes;
+    }
+    if (g->present & GCEV_STATS_GC_HAS_PAUSE) {
+        st->pause_total_ms += g->pause_ms;
+        if (g->pause_ms > st->pause_max_ms) {
+            st->pause_max_ms = g->pause_ms;
+        }
+    }
+    if (g->present & GCEV_STATS_GC_HAS_ALLOCATED_SINCE) {
+        st->allocated_total += g->allocated_since_last_gc;
+    }
+    if ((g->present & GCEV_STATS_GC_HAS_ALLOC_RATE) && g->alloc_rate_mb_per_sec > st->alloc_rate_max) {
+        st->alloc_rate_max = g->alloc_rate_mb_per_sec;
+    }
+    if ((g->present & GCEV_STATS_GC_HAS_SUSPENSION) && g->suspension_ms > st->suspend_max_ms) {
+        st->suspend_max_ms = g->suspension_ms;
+    }
+    if (x->hist_count > 0) {
+        st->has_detailed_gc_info = 1;
+    }
 }
 
-const char *gcev_stats_gen_name(unsigned gen)
+static void gcstats_means(gcev_stats_gcstats *st)
 {
-    static const char *const names[GCEV_STATS_GENS] = {"gen0", "gen1", "gen2", "loh", "poh"};
-    return gen < GCEV_STATS_GENS ? names[gen] : NULL;
+    if (st->count) {
+        st->pause_mean_ms = st->pause_total_ms / st->count;
+        st->size_after_mean = (double)st->size_after_total / st->count;
+        st->size_peak_mean = (double)st->size_peak_total / st->count;
+        st->present |= GCEV_STATS_GCSTATS_HAS_MEANS;
+    }
+    if (st->pause_total_ms > 0) {
+        st->alloc_mb_per_pause_ms = (double)st->allocated_total / 1e6 / st->pause_total_ms;
+    }
 }
+
+/* ---- pause distributions ---------------------------------------------------------- */
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Nearest rank: the smallest pause with at least pct % of the pauses at or below it. */
+static double rank(const double *v, size_t n, unsigned pct)
+{
+    size_t r = ((size_t)pct * n + 99) / 100; /* ceil(pct / 100 * n), exact in integers */
+    if (r < 1) {
+        r = 1;
+    }
+    return v[(r > n ? n : r) - 1];
+}
+
+static void distribution(gcev_stats_pauses *d, double *v, size_t n)
+{
+    memset(d, 0, sizeof *d);
+    if (!n) {
+        return;
+    }
+    qsort(v, n, sizeof *v, cmp_double);
+    d->count = n;
+    for (size_t i = 0; i < n; i++) {
+        d->total_ms += v[i];
+    }
+    d->mean_ms = d->total_ms / (double)n;
+    d->p50_ms = rank(v, n, 50);
+    d->p90_ms = rank(v, n, 90);
+    d->p99_ms = rank(v, n, 99);
+    d->max_ms = v[n - 1];
+}
+
+/* by 0: every complete GC with a pause; 1: of generation `which`; 2: of type `which`. */
+static int selected(const gcev_stats_gc *g, int by, unsigned which)
+{
+    if (!(g->flags & GCEV_STATS_GC_COMPLETE) || !(g->present & GCEV_STATS_GC_HAS_PAUSE)) {
+        return 0;
+    }
+    if (by == 1) {
+        return (g->present & GCEV_STATS_GC_HAS_GENERATION) && g->generation == which;
+    }
+    if (by == 2) {
+        return (g->present & GCEV_STATS_GC_HAS_TYPE) && g->type == which;
+    }
+    return 1;
+}
+
+static gcev_status pauses(gcev_stats *s, stats_proc *p)
+{
+    double *v = malloc((p->ngcs ? p->ngcs : 1) * sizeof *v);
+    if (!v) {
+        return GCEV_E_NOMEM;
+    }
+    for (int by = 0; by < 3; by++) {
+        for (unsigned which = 0; which < (by ? 3u : 1u); which++) {
+            size_t n = 0;
+            for (size_t i = 0; i < p->ngcs; i++) {
+                const gcev_stats_gc *g = &s->gcs[p->gcs[i]];
+                if (selected(g, by, which)) {
+                    v[n++] = g->pause_ms;
+                }
+            }
+            gcev_stats_pauses *d = by == 0   ? &p->pub.pauses
+                                   : by == 1 ? &p->pub.pauses_by_gen[which]
+                                             : &p->pub.pauses_by_type[which];
+            distribution(d, v, n);
+        }
+    }
+    free(v);
+    /* the ten longest pauses, longest first; equal pauses in start order */
+    size_t n = 0;
+    for (size_t i = 0; i < p->ngcs; i++) {
+        const gcev_stats_gc *g = &s->gcs[p->gcs[i]];
+        if (!selected(g, 0, 0)) {
+            continue;
+        }
+        size_t k = n < 10 ? n++ : 10;
+        while (k > 0 && s->gcs[p->longest[k - 1]].pause_ms < g->pause_ms) {
+            if (k < 10) {
+                p->longest[k] = p->longest[k - 1];
+            }
+            k--;
+        }
+        if (k < 10) {
+            p->longest[k] = p->gcs[i];
+        }
+    }
+    p->pub.longest = (uint32_t)n;
+    return GCEV_OK;
+}
+
+static gcev_status process_summary(gcev_stats *s, stats_proc *p)
+{
+    gcev_stats_process *r = &p->pub;
+    r->gc_count = p->ngcs;
+    r->duplicate_starts = p->duplicate_starts;
+    double first_pause_start = 0.0;
+    int have_first = 0;
+    for (size_t i = 0; i < p->ngcs; i++) {
+        const gcev_stats_gc *g = &s->gcs[p->gcs[i]];
+        const stats_gcx *x = &s->gcx[p->gcs[i]];
+        if (!(g->flags & GCEV_STATS_GC_COMPLETE)) {
+            continue;
+        }
+        r->complete_count++;
+        if (!have_first) {
+            first_pause_start = g->pause_start_ms;
+            have_first = 1;
+        }
+        gcstats_add(&r->all, g, x);
+        if ((g->present & GCEV_STATS_GC_HAS_GENERATION) && g->generation < 3) {
+            gcstats_add(&r->gens[g->generation], g, x);
+        }
+    }
+    gcstats_means(&r->all);
+    for (int i = 0; i < 3; i++) {
+        gcstats_means(&r->gens[i]);
+    }
+    /* ProcessDuration: the first complete GC's pause start -> the last GCHeapStats (TMP
+     * GetProcessDuration); TraceEvent takes a pause start of 0.0 for "none" */
+    if (have_first && first_pause_start != 0.0) {
+        r->all.process_duration_ms = p->last_heap_stats_ms - first_pause_start;
+        r->all.present |= GCEV_STATS_GCSTATS_HAS_DURATION;
+        if (r->all.process_duration_ms != 0) {
+            r->all.pause_time_percent = r->all.pause_total_ms * 100.0 / r->all.process_duration_ms;
+        }
+    }
+    if (p->has_first_num_heaps) {
+        r->all.heap_count = p->first_num_heaps;
+        r->all.present |= GCEV_STATS_GCSTATS_HAS_HEAP_COUNT;
+    }
+    r->all.version_mismatch = p->version_mismatch;
+    r->all.finalized_objects = p->finalized;
+    return pauses(s, p);
+}
+
+static int heap_order(const void *pa, const void *pb)
+{
+    const stats_heap *a = pa, *b = pb;
+    return (a->pub.heap > b->pub.heap) - (a->pub.heap < b->pub.heap);
+}
+
+gcev_status gcev_stats_summary_finish(gcev_stats *s)
+{
+    gcev_stats_derive(s);
+    for (size_t i = 0; i < s->ngcs; i++) { /* the public order of a GC's heaps */
+        if (s->gcx[i].nheaps > 1) {
+            qsort(s->gcx[i].heaps, s->gcx[i].nheaps, sizeof *s->gcx[i].heaps, heap_order);
+        }
+    }
+    resolve_trace_wide_bits(s);
+    trace_summary(s);
+    for (size_t i = 0; i < s->nprocs; i++) {
+        gcev_status st = process_summary(s, &s->procs[i]);
+        if (st != GCEV_OK) {
+            return st;
+        }
+    }
+    return GCEV_OK;
+}
+
+/* ---- accessors -------------------------------------------------------------------- */
 
 size_t gcev_stats_gc_count(const gcev_stats *s)
 {
@@ -154,4 +383,85 @@ const gcev_stats_gen_summary *gcev_stats_generation(const gcev_stats *s, unsigne
 uint64_t gcev_stats_family_count(const gcev_stats *s, uint16_t family)
 {
     return s && family < GCEV_FAMILY_COUNT_ ? s->family_counts[family] : 0;
+}
+
+/* Index of g in s->gcs, or -1 when g is not one of s's records. */
+static long gc_index(const gcev_stats *s, const gcev_stats_gc *g)
+{
+    if (!s || !g || s->ngcs == 0) {
+        return -1;
+    }
+    uintptr_t a = (uintptr_t)g, base = (uintptr_t)s->gcs;
+    if (a < base || a - base >= s->ngcs * sizeof *s->gcs || (a - base) % sizeof *s->gcs) {
+        return -1;
+    }
+    return (long)((a - base) / sizeof *s->gcs);
+}
+
+const gcev_stats_heap *gcev_stats_gc_heap_at(const gcev_stats *s, const gcev_stats_gc *g, size_t i)
+{
+    long gi = gc_index(s, g);
+    return gi >= 0 && i < s->gcx[gi].nheaps ? &s->gcx[gi].heaps[i].pub : NULL;
+}
+
+const gcev_stats_loh_wait *gcev_stats_gc_loh_wait_at(const gcev_stats *s, const gcev_stats_gc *g, size_t i)
+{
+    long gi = gc_index(s, g);
+    return gi >= 0 && i < g->loh_waits ? &s->gcx[gi].waits[i] : NULL;
+}
+
+const gcev_stats_fit_bucket *gcev_stats_gc_fit_bucket_at(const gcev_stats *s, const gcev_stats_gc *g,
+                                                         size_t i)
+{
+    long gi = gc_index(s, g);
+    return gi >= 0 && i < g->fit_buckets ? &s->gcx[gi].buckets[i] : NULL;
+}
+
+size_t gcev_stats_process_count(const gcev_stats *s)
+{
+    return s ? s->nprocs : 0;
+}
+
+const gcev_stats_process *gcev_stats_process_at(const gcev_stats *s, size_t i)
+{
+    return s && i < s->nprocs ? &s->procs[i].pub : NULL;
+}
+
+const gcev_stats_process *gcev_stats_process_find(const gcev_stats *s, uint32_t process_id)
+{
+    for (size_t i = 0; s && i < s->nprocs; i++) {
+        if (s->procs[i].pid == process_id) {
+            return &s->procs[i].pub;
+        }
+    }
+    return NULL;
+}
+
+/* The stats_proc behind a public process record of s, or NULL. */
+static const stats_proc *proc_of(const gcev_stats *s, const gcev_stats_process *p)
+{
+    for (size_t i = 0; s && p && i < s->nprocs; i++) {
+        if (&s->procs[i].pub == p) {
+            return &s->procs[i];
+        }
+    }
+    return NULL;
+}
+
+const gcev_stats_gc *gcev_stats_process_gc_at(const gcev_stats *s, const gcev_stats_process *p, size_t j)
+{
+    const stats_proc *q = proc_of(s, p);
+    return q && j < q->ngcs ? &s->gcs[q->gcs[j]] : NULL;
+}
+
+const gcev_stats_gc *gcev_stats_process_longest_at(const gcev_stats *s, const gcev_stats_process *p, size_t k)
+{
+    const stats_proc *q = proc_of(s, p);
+    return q && s->finished && k < q->pub.longest ? &s->gcs[q->longest[k]] : NULL;
+}
+
+uint32_t gcev_stats_gc_quirks(const gcev_stats *s, const gcev_stats_gc *g)
+{
+    long gi = gc_index(s, g);
+    return gi >= 0 ? s->gcx[gi].quirks : 0;
 }

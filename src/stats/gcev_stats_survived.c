@@ -17,12 +17,12 @@ static int is_full_blocking(const gcev_stats_gc *g)
            !((g->present & GCEV_STATS_GC_HAS_TYPE) && g->type == GCEV_STATS_BACKGROUND);
 }
 
-gcev_status gcev_stats_survived_event(gcev_stats *s, const gcev_app_domain_mem_survived *e)
+gcev_status gcev_stats_survived_event(gcev_stats *s, stats_proc *p, const gcev_app_domain_mem_survived *e)
 {
-    if (s->last_ended < 0 || !is_full_blocking(&s->gcs[s->last_ended])) {
+    if (p->last_ended < 0 || !is_full_blocking(&s->gcs[p->last_ended])) {
         return GCEV_OK;
     }
-    const gcev_stats_gc *g = &s->gcs[s->last_ended];
+    const gcev_stats_gc *g = &s->gcs[p->last_ended];
     if (!s->has_ads || s->ads_gc != g->number) {
         s->nads = 0;
         s->ads_gc = g->number;
