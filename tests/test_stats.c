@@ -45,7 +45,14 @@ static void emit(sink *k, uint16_t id, uint16_t ver, gcev_event *ev, double ms, 
     gcev_error err = {0};
     assert_int_equal(gcev_encode(ev, buf, sizeof buf, &n, &err), GCEV_OK);
     if (k->s) {
-        gcev_stats_input in = {&gcev_provider_runtime, id, ver, k->ps, buf, (uint32_t)n, ms, tid};
+        gcev_stats_input in = {.provider = &gcev_provider_runtime,
+                               .event_id = id,
+                               .version = ver,
+                               .pointer_size = k->ps,
+                               .payload = buf,
+                               .payload_size = (uint32_t)n,
+                               .ms = ms,
+                               .thread_id = tid};
         assert_int_equal(gcev_stats_add(k->s, &in), GCEV_OK);
         return;
     }
@@ -416,7 +423,7 @@ static void test_stats_handle_pairing_and_limit(void **state)
     sink k;
     memset(&k, 0, sizeof k);
     k.ps = 8;
-    gcev_stats_options o = {0, 600, 0};
+    gcev_stats_options o = {.max_handles = 600};
     assert_int_equal(gcev_stats_create(&o, &k.s), GCEV_OK);
     for (uint64_t i = 0; i < 1000; i++) {
         set_handle(&k, (double)i, 0x10000 + i * 8, 2);
@@ -442,7 +449,7 @@ static void test_stats_handle_pairing_and_limit(void **state)
     assert_false(gcev_stats_get_summary(k.s)->limit_hit);
     gcev_stats_free(k.s);
 
-    gcev_stats_options tiny = {0, 2, 0};
+    gcev_stats_options tiny = {.max_handles = 2};
     assert_int_equal(gcev_stats_create(&tiny, &k.s), GCEV_OK);
     set_handle(&k, 1, 1, 0);
     set_handle(&k, 2, 2, 0);
@@ -615,7 +622,7 @@ static void test_stats_rates_and_allocation(void **state)
     assert_int_equal(gcev_stats_gc_at(s, 0)->allocated_bytes, 200000);
     assert_int_equal(gcev_stats_gc_at(s, 1)->allocated_bytes, 200000);
     assert_true(gcev_stats_gc_at(s, 1)->present & GCEV_STATS_GC_HAS_ALLOCATED);
-    gcev_stats_input in = {NULL, 1, 0, 8, NULL, 0, 5.0, 1};
+    gcev_stats_input in = {.event_id = 1, .pointer_size = 8, .ms = 5.0, .thread_id = 1};
     assert_int_equal(gcev_stats_add(s, &in), GCEV_E_INVALID_ARG); /* after finish */
     gcev_stats_free(s);
 }
@@ -644,9 +651,17 @@ static void test_stats_bad_arguments_and_bad_payloads(void **state)
     assert_int_equal(gcev_stats_create(NULL, &s), GCEV_OK);
     assert_null(gcev_stats_generation(s, 3));
     uint8_t shortp[3] = {1, 0, 0}; /* GCStart V2 needs 26 bytes */
-    gcev_stats_input in = {&gcev_provider_runtime, 1, 2, 8, shortp, 3, 1.0, 1};
+    gcev_stats_input in = {.provider = &gcev_provider_runtime,
+                           .event_id = 1,
+                           .version = 2,
+                           .pointer_size = 8,
+                           .payload = shortp,
+                           .payload_size = 3,
+                           .ms = 1.0,
+                           .thread_id = 1};
     assert_int_equal(gcev_stats_add(s, &in), GCEV_E_TRUNCATED);
-    gcev_stats_input other = {NULL, 77, 0, 8, NULL, 0, 9.0, 1}; /* not a GC event: time only */
+    gcev_stats_input other = {
+        .event_id = 77, .pointer_size = 8, .ms = 9.0, .thread_id = 1}; /* not a GC event */
     assert_int_equal(gcev_stats_add(s, &other), GCEV_OK);
     assert_int_equal(gcev_stats_add(s, NULL), GCEV_E_INVALID_ARG);
     assert_int_equal(gcev_stats_add_decoded(s, NULL, 0, 0), GCEV_E_INVALID_ARG);
