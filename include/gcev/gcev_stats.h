@@ -159,12 +159,11 @@ typedef struct gcev_stats_mark {
 /* gcev_stats_gc.flags */
 #define GCEV_STATS_GC_INCOMPLETE (1u << 0)        /* events were dropped while this GC was open */
 #define GCEV_STATS_GC_SHARED_SUSPENSION (1u << 1) /* started inside another GC's suspension */
-#define GCEV_STATS_GC_COMPLETE                                                                               \
-    (1u << 2)                                 /* ended with GCHeapStats, and (not background) restarted:     \
-                                               * TraceEvent's IsComplete; only these enter summaries */
+/* ended with GCHeapStats and, unless background, its RestartEEEnd: TraceEvent's IsComplete.
+ * Only complete GCs enter the per-process summaries (gcev_stats_process), as in TraceEvent. */
+#define GCEV_STATS_GC_COMPLETE (1u << 2)
 #define GCEV_STATS_GC_HEAPS_DROPPED (1u << 3) /* per-heap records not kept (max_heap_records reached) */
-#define GCEV_STATS_GC_PINS_DROPPED (1u << 4)  /* more pinned objects/plugs than max_pins: pin sizes partial  \
-                                               */
+#define GCEV_STATS_GC_PINS_DROPPED (1u << 4)  /* more pins than max_pins: pin sizes are partial */
 
 /* GCGlobalHeapHistory_V4 phase times (TraceEvent's TimingType order), phase_us[] indexes. */
 enum {
