@@ -169,3 +169,51 @@ const char *oracle_str(const tj *v)
 {
     return v && v->kind == TJ_STR ? v->str : NULL;
 }
+
+int oracle_lines_load(oracle_lines *l, const char *path, char *err, size_t errn)
+{
+    memset(l, 0, sizeof *l);
+    size_t size;
+    l->text = testutil_read_file(path, &size);
+    if (!l->text) {
+        snprintf(err, errn, "%s: cannot read", path);
+        return -1;
+    }
+    size_t lines = 1;
+    for (size_t i = 0; i < size; i++) {
+        lines += l->text[i] == '\n';
+    }
+    l->lines = malloc(lines * sizeof *l->lines);
+    if (!l->lines) {
+        oracle_lines_free(l);
+        snprintf(err, errn, "%s: out of memory", path);
+        return -1;
+    }
+    char *line = l->text;
+    while (line < l->text + size) {
+        char *nl = memchr(line, '\n', (size_t)(l->text + size - line));
+        if (nl) {
+            *nl = '\0';
+        }
+        if (*line) {
+            l->lines[l->n++] = line;
+        }
+        line = nl ? nl + 1 : l->text + size;
+    }
+    return 0;
+}
+
+void oracle_lines_free(oracle_lines *l)
+{
+    free(l->text);
+    free(l->lines);
+    memset(l, 0, sizeof *l);
+}
+
+int oracle_lines_parse(const oracle_lines *l, size_t i, tj *out)
+{
+    if (i >= l->n) {
+        return -1;
+    }
+    return tj_parse(l->lines[i], out);
+}

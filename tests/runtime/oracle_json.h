@@ -40,6 +40,22 @@ typedef struct oracle_json {
 int oracle_json_load(oracle_json *o, const char *path, char *err, size_t errn);
 void oracle_json_free(oracle_json *o);
 
+/*
+ * The same file as lines, parsed one at a time: for oracle outputs of large traces, whose
+ * whole DOM would not fit in memory (a 64 MB trace gives ~200 MB of JSON).
+ */
+typedef struct oracle_lines {
+    char *text;   /* the file, each line NUL-terminated */
+    char **lines; /* non-empty lines, in order */
+    size_t n;
+} oracle_lines;
+
+/* 0 on success, -1 with a message in err otherwise. */
+int oracle_lines_load(oracle_lines *l, const char *path, char *err, size_t errn);
+void oracle_lines_free(oracle_lines *l);
+/* Parses line i into *out (tj_free() it); 0 on success, -1 when i is out of range or not JSON. */
+int oracle_lines_parse(const oracle_lines *l, size_t i, tj *out);
+
 /* The record's "record" member ("event", "gc", ...), or "" when absent. */
 const char *oracle_record_type(const tj *rec);
 

@@ -916,7 +916,7 @@ typedef struct gev {
 } gev;
 
 typedef struct tev {
-    const tj *rec;
+    size_t line; /* of the oracle's output, parsed again when compared */
     const char *provider;
     uint16_t id, version;
     int64_t ts;
@@ -972,7 +972,7 @@ static int in_gc_set(const gcev_trace_event *ev)
            st == GCEV_E_UNKNOWN_VERSION;
 }
 
-static void compare_event(const char *trace, const gev *g, const tev *t, totals *tot)
+static void compare_event(const char *trace, const gev *g, const tj *rec, totals *tot)
 {
     ctx c = {trace, "", g->provider, g->id, g->version, g->ms, tot, ""};
     gcev_input in = {g->provider, g->id, g->version, g->pointer_size, g->payload, g->size};
@@ -992,14 +992,14 @@ static void compare_event(const char *trace, const gev *g, const tev *t, totals 
         mismatch(&c, "%u payload bytes gcev's template does not cover", ev.trailing);
     }
     int64_t size = -1;
-    te_i64(tj_get(t->rec, "size"), &size);
+    te_i64(tj_get(rec, "size"), &size);
     if (size != (int64_t)g->size) {
         mismatch(&c, "payload size %u, TraceEvent %lld", g->size, (long long)size);
     }
-    const tj *unparsed = tj_get(t->rec, "unparsed");
+    const tj *unparsed = tj_get(rec, "unparsed");
     if (unparsed && unparsed->kind == TJ_BOOL && unparsed->boolean) {
         /* TraceEvent has no template: the bytes it holds are the bytes gcev decoded */
-        const char *p = oracle_str(tj_get(t->rec, "payload"));
+        const char *p = oracle_str(tj_get(rec, "payload"));
         char *h = malloc(2 * (size_t)g->size + 1);
         hex(g->payload, g->size, h);
         if (!p || strcmp(p, h)) {
@@ -1015,12 +1015,12 @@ static void compare_event(const char *trace, const gev *g, const tev *t, totals 
     gv.pointer_size = g->pointer_size;
     collect(&it, &gv.fields, &gv.n);
     g_first_elem = NULL;
-    compare_object(&c, &gv, NULL, tj_get(t->rec, "fields"), tj_get(t->rec, "raw"), tj_get(t->rec, "arrays"));
+    compare_object(&c, &gv, NULL, tj_get(rec, "fields"), tj_get(rec, "raw"), tj_get(rec, "arrays"));
     free(g_first.fields);
     memset(&g_first, 0, sizeof g_first);
     g_first_elem = NULL;
     /* GCDynamicEvent with a known inner event: TraceEvent's inner fields */
-    const tj *dyn = tj_get(t->rec, "dynamic");
+    const tj *dyn = tj_get(rec, "dynamic");
     if (dyn) {
         gcev_event inner;
         if (gcev_decode_dynamic(&ev, &inner, &err) != GCEV_OK) {
@@ -1197,9 +1197,47 @@ static void conformance(void **state)
     }
     snprintf(path, sizeof path, "%s.oracle.jsonl", base);
     nseen = 0;
-    oracle_json o;
-    if (oracle_json_load(&o, path, err, sizeof err) != 0) {
+    oracle_lines o;
+    if (oracle_lines_load(&o, path, err, sizeof err) != 0) {
         fail_msg("%s", err);
+    }
+    /* events are parsed for their keys and again when compared; counts and end are kept */
+    tev *ts = calloc(o.n ? o.n : 1, sizeof *ts);
+    size_t nts = 0, ncounts = 0;
+    tj *counts = calloc(o.n ? o.n : 1, sizeof *counts);
+    tj end = {0}, trace_rec = {0};
+    int have_end = 0, have_trace = 0;
+    for (size_t i = 0; i < o.n; i++) {
+        tj r;
+        if (oracle_lines_parse(&o, i, &r) != 0) {
+            fail_msg("%s:%zu: not valid JSON", path, i + 1);
+        }
+        const char *kind = oracle_record_type(&r);
+        if (!strcmp(kind, "event")) {
+            int64_t id = -1, ver = -1, q = 0, th = 0;
+            te_i64(tj_get(&r, "id"), &id);
+            te_i64(tj_get(&r, "version"), &ver);
+            te_i64(tj_get(&r, "qpc"), &q);
+            te_i64(tj_get(&r, "thread"), &th);
+            const char *prov = oracle_str(tj_get(&r, "provider"));
+            const gcev_provider *p = prov ? gcev_provider_find(prov) : NULL;
+            ts[nts] = (tev){i, p ? pname(p) : "?", (uint16_t)id, (uint16_t)ver, q, (uint64_t)th, nts};
+            nts++;
+            tj_free(&r);
+        } else if (!strcmp(kind, "count")) {
+            counts[ncounts++] = r;
+        } else if (!strcmp(kind, "end")) {
+            end = r;
+            have_end = 1;
+        } else if (!strcmp(kind, "trace") && !have_trace) {
+            trace_rec = r;
+            have_trace = 1;
+        } else {
+            tj_free(&r);
+        }
+    }
+    if (!have_end) {
+        fail_msg("%s: no \"end\" record (the oracle did not finish)", path);
     }
     gcev_trace *t;
     gcev_error gerr = {0};
@@ -1233,34 +1271,24 @@ static void conformance(void **state)
     uint64_t lost = gcev_trace_dropped_events(t);
     gcev_trace_close(t);
 
-    tev *ts = calloc(o.nevents ? o.nevents : 1, sizeof *ts);
-    for (size_t i = 0; i < o.nevents; i++) {
-        const tj *r = o.events[i];
-        int64_t id = -1, ver = -1, q = 0, th = 0;
-        te_i64(tj_get(r, "id"), &id);
-        te_i64(tj_get(r, "version"), &ver);
-        te_i64(tj_get(r, "qpc"), &q);
-        te_i64(tj_get(r, "thread"), &th);
-        ts[i] = (tev){r, oracle_str(tj_get(r, "provider")), (uint16_t)id, (uint16_t)ver, q, (uint64_t)th, i};
-    }
     qsort(gs, ng, sizeof *gs, cmp_gev);
-    qsort(ts, o.nevents, sizeof *ts, cmp_tev);
+    qsort(ts, nts, sizeof *ts, cmp_tev);
     /* CTF (LTTng): TraceEvent's timestamps are the trace clock's cycles, gcev's are ns with the
      * clock's offset (the Unix epoch) added: one constant difference, then every event equal. */
-    const char *format = o.trace ? oracle_str(tj_get(o.trace, "format")) : NULL;
-    if (format && !strcmp(format, "ctf") && ng && o.nevents) {
+    const char *format = have_trace ? oracle_str(tj_get(&trace_rec, "format")) : NULL;
+    if (format && !strcmp(format, "ctf") && ng && nts) {
         int64_t offset = gs[0].ts - ts[0].ts;
         print_message("%s: CTF, gcev timestamps = TraceEvent's + %lld ns (the clock offset)\n", trace,
                       (long long)offset);
-        for (size_t i = 0; i < o.nevents; i++) {
+        for (size_t i = 0; i < nts; i++) {
             ts[i].ts += offset;
         }
     }
 
     totals tot = {0};
     /* the same events per (provider, id, version) */
-    for (size_t i = 0; i < o.ncounts; i++) {
-        const tj *r = o.counts[i];
+    for (size_t i = 0; i < ncounts; i++) {
+        const tj *r = &counts[i];
         const tj *in_set = tj_get(r, "gc_set");
         if (!in_set || !in_set->boolean) {
             continue;
@@ -1280,12 +1308,12 @@ static void conformance(void **state)
                           (long long)id, (long long)ver, (long long)mine, (long long)count);
         }
     }
-    if (ng != o.nevents) {
+    if (ng != nts) {
         tot.mismatches++;
-        print_message("MISMATCH %s: gcev %zu GC events, TraceEvent %zu\n", trace, ng, o.nevents);
+        print_message("MISMATCH %s: gcev %zu GC events, TraceEvent %zu\n", trace, ng, nts);
     }
     collect_type_names(gs, ng);
-    size_t n = ng < o.nevents ? ng : o.nevents;
+    size_t n = ng < nts ? ng : nts;
     for (size_t i = 0; i < n; i++) {
         const gev *g = &gs[i];
         const tev *te = &ts[i];
@@ -1299,11 +1327,16 @@ static void conformance(void **state)
                           (unsigned long long)te->thread);
             break;
         }
-        compare_event(trace, g, te, &tot);
+        tj rec;
+        if (oracle_lines_parse(&o, te->line, &rec) != 0) {
+            fail_msg("%s: line %zu: not valid JSON", path, te->line + 1);
+        }
+        compare_event(trace, g, &rec, &tot);
+        tj_free(&rec);
     }
     /* lost events: gcev's sequence gaps against TraceEvent's EventsLost */
     int64_t te_lost = -1;
-    te_i64(tj_get(o.end, "events_lost"), &te_lost);
+    te_i64(tj_get(&end, "events_lost"), &te_lost);
     if ((int64_t)lost != te_lost) {
         tot.mismatches++;
         print_message("MISMATCH %s: gcev counts %llu lost events, TraceEvent %lld\n", trace,
@@ -1323,7 +1356,13 @@ static void conformance(void **state)
     }
     free(gs);
     free(ts);
-    oracle_json_free(&o);
+    for (size_t i = 0; i < ncounts; i++) {
+        tj_free(&counts[i]);
+    }
+    free(counts);
+    tj_free(&end);
+    tj_free(&trace_rec);
+    oracle_lines_free(&o);
     assert_int_equal(tot.mismatches, 0);
     assert_true(tot.events > 0);
 }
