@@ -107,6 +107,7 @@ MATRIX+=(
 GOLDEN_SET=(
     "svr-bgc|svr|file:gconly|0.15|bgc induced lohcompact"
     "wks-full|wks-conc|file:nosample|0.01|gen0 loh pinning finalizers handles pressure nogc"
+    "wks-bgc|wks-conc|file:gcinfo|0.3|bgc"
     "wks-sampled|wks-conc|file:sampled|0.01|gen0 lohcompact"
     "wks-nonconc-gc|wks-nonconc|file:gconly|0.1|promote induced nogc sustained fullgcnotify"
     "svr-datas-gc-verbose|svr-datas|profile:gc-verbose|0.1|gen0 bgc induced threads"
@@ -117,9 +118,11 @@ GOLDEN_SET=(
     "smallbuf|wks-conc|smallbuf:gconly|0.1|--depth 400 heavy"
 )
 
-# Events a capture must hold, as `gcev count` prints them; a capture without them is retried
-# (up to 6 runs): the LOH waits during a BGC depend on timing.
+# Events a capture must hold, as `gcev count` prints them (or, after "stats:", as `gcev stats
+# --format json` prints them); a capture without them is retried (up to 6 runs): the LOH waits
+# and the foreground GCs during a BGC depend on timing.
 declare -A REQUIRE=(
+    [wks-bgc]='stats:"type":"foreground"'
     [seg-gc]="Microsoft-Windows-DotNETRuntimePrivate id 23 v0"
     [wks-nonconc-notify]="Microsoft-Windows-DotNETRuntimePrivate id 25 v1"
 )
@@ -286,6 +289,15 @@ capture() {
     echo "  -> $result${trace:+, $(stat -c %s "$trace" 2>/dev/null || echo 0) bytes}" >&2
 }
 
+holds() { # the capture $1 holds its REQUIRE'd event
+    local want=${REQUIRE[$1]}
+    if [[ "$want" == stats:* ]]; then
+        "$GCEV" stats --format json "$OUT/$1.nettrace" 2>/dev/null | tr -d ' ' | grep -qF "${want#stats:}"
+    else
+        "$GCEV" count "$OUT/$1.nettrace" | grep -q "$want"
+    fi
+}
+
 run_list() {
     local entry name conf method secs scen xenv
     for entry in "$@"; do
@@ -297,8 +309,7 @@ run_list() {
         fi
         local try=1
         capture "$name" "$conf" "$method" "$secs" "$scen" "$xenv"
-        while [ -n "${REQUIRE[$name]:-}" ] && [ -x "$GCEV" ] && [ "$try" -lt 6 ] \
-              && ! "$GCEV" count "$OUT/$name.nettrace" | grep -q "${REQUIRE[$name]}"; do
+        while [ -n "${REQUIRE[$name]:-}" ] && [ -x "$GCEV" ] && [ "$try" -lt 6 ] && ! holds "$name"; do
             try=$((try + 1))
             echo "  (no '${REQUIRE[$name]}' in it: run $try)" >&2
             capture "$name" "$conf" "$method" "$secs" "$scen" "$xenv"
@@ -317,7 +328,9 @@ make_goldens() {
     fi
     for entry in "${GOLDEN_SET[@]}"; do
         name=${entry%%|*}
-        [ -f "$OUT/$name.nettrace" ] || continue
+        if [ ${#NAMES[@]} -gt 0 ] && [[ " ${NAMES[*]} " != *" $name "* ]]; then
+            continue
+        fi
         cp "$OUT/$name.nettrace" "$OUT/$name.capture.json" "$dest/"
         "$oracle" --manifest "$ROOT/manifest/gc.man" -o "$dest/$name.oracle.jsonl" "$dest/$name.nettrace"
         ts=$(stat -c %s "$dest/$name.nettrace")

@@ -183,7 +183,7 @@ internal static class Program
         // A large gen2 graph makes the background mark long enough for foreground (ephemeral)
         // GCs to happen inside it while this thread keeps allocating.
         var old = new List<object[]>();
-        for (int i = 0; i < 2000 * s_scale; i++)
+        for (int i = 0; i < 20000 * s_scale; i++)
         {
             var node = new object[64];
             for (int j = 0; j < node.Length; j++)
@@ -199,7 +199,8 @@ internal static class Program
             var inner = Stopwatch.StartNew();
             while (inner.ElapsedMilliseconds < 150)
             {
-                for (int i = 0; i < 2000; i++)
+                // fast enough to exhaust the gen0 budget while the background mark runs
+                for (int i = 0; i < 20000 * s_scale; i++)
                     s_sink = new byte[100];
                 old[(rounds * 7 + inner.Elapsed.Milliseconds) % old.Count][rounds % 64] = new byte[48];
                 Thread.Sleep(1);
