@@ -81,11 +81,11 @@ static int finish(gcev_writer *w, const char *name, size_t keep_num, size_t keep
     return rc;
 }
 
-/* GCStart_V2 (26 bytes), GCEnd_V1 (8), as the runtime sends them. */
+/* GCStart_V2 (26 bytes), GCEnd_V1 (10), as the runtime sends them. */
 static void gc(gcev_writer *w, uint32_t start, uint32_t end, uint32_t number, uint64_t tid, uint32_t *seq,
                int64_t ts)
 {
-    uint8_t s[26] = {0}, e[8] = {0};
+    uint8_t s[26] = {0}, e[10] = {0};
     put32(s, number);
     put32(s + 4, number % 3); /* Depth */
     put32(s + 8, 1);          /* Reason: Induced */
@@ -117,7 +117,7 @@ int main(int argc, char **argv)
     end = define(w, 2, 1);
     seq = 1;
     gc(w, start, end, 1, 1001, &seq, 1000);
-    uint8_t s[26] = {0}, e[8] = {0};
+    uint8_t s[26] = {0}, e[10] = {0};
     put32(s, 2);
     put32(s + 8, 1);
     put32(e, 2);

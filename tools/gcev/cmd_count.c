@@ -103,9 +103,16 @@ static int row_cmp(const void *pa, const void *pb)
     return (a->version > b->version) - (a->version < b->version);
 }
 
-static void print_json(const count_table *t, uint64_t total)
+/* What the counts rest on: events lost to sequence-number gaps, and whether the trace was read to its end. */
+typedef struct count_trust {
+    uint64_t dropped;
+    int complete; /* read to the clean end and nothing dropped */
+} count_trust;
+
+static void print_json(const count_table *t, uint64_t total, const count_trust *k)
 {
-    printf("{\"total_events\": %llu, \"events\": [", (unsigned long long)total);
+    printf("{\"total_events\": %llu, \"dropped_events\": %llu, \"complete\": %s, \"events\": [",
+           (unsigned long long)total, (unsigned long long)k->dropped, k->complete ? "true" : "false");
     for (size_t i = 0; i < t->n; i++) {
         const count_row *r = &t->rows[i];
         printf("%s\n  {\"provider\": ", i ? "," : "");
@@ -121,7 +128,7 @@ static void print_json(const count_table *t, uint64_t total)
     printf("%s]}\n", t->n ? "\n" : "");
 }
 
-static void print_text(const count_table *t, uint64_t total)
+static void print_text(const count_table *t, uint64_t total, const count_trust *k)
 {
     for (size_t i = 0; i < t->n; i++) {
         const count_row *r = &t->rows[i];
@@ -133,6 +140,10 @@ static void print_text(const count_table *t, uint64_t total)
         }
     }
     printf("%10llu  total events\n", (unsigned long long)total);
+    if (k->dropped) {
+        printf("%10llu  dropped events (sequence-number gaps): the trace is incomplete\n",
+               (unsigned long long)k->dropped);
+    }
 }
 
 static void usage(FILE *f)
@@ -140,7 +151,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: gcev count [--format text|json] FILE\n"
                "Counts the events of a .nettrace/.netperf/.etl trace or an LTTng (CTF) trace folder per\n"
                "provider, id and version (events without an id: per provider and name).\n"
-               "FILE may be '-' for standard input.\n");
+               "FILE may be '-' for standard input. Events the trace lost (EventPipe sequence-number\n"
+               "gaps) are reported (text: a 'dropped events' line; json: \"dropped_events\", \"complete\");\n"
+               "the exit status stays 0, as the events read are valid.\n");
 }
 
 int gcev_cmd_count(int argc, char **argv)
@@ -190,10 +203,19 @@ int gcev_cmd_count(int argc, char **argv)
     if (tab.n) { /* no event read: rows is NULL, which qsort must not get even for 0 rows */
         qsort(tab.rows, tab.n, sizeof *tab.rows, row_cmp);
     }
+    count_trust k = {gcev_trace_dropped_events(t), 0};
+    k.complete = st == GCEV_END && k.dropped == 0;
     if (json) {
-        print_json(&tab, total);
+        print_json(&tab, total, &k);
     } else {
-        print_text(&tab, total);
+        print_text(&tab, total, &k);
+    }
+    if (k.dropped && json) {
+        /* the output says it too; this is for the person at the terminal */
+        fprintf(stderr,
+                "gcev count: warning: %llu events were dropped (sequence-number gaps): the counts are "
+                "incomplete\n",
+                (unsigned long long)k.dropped);
     }
     for (size_t i = 0; i < tab.n; i++) {
         free(tab.rows[i].provider);

@@ -129,7 +129,9 @@ static void usage(FILE *f)
                "Prints every event of a .nettrace/.netperf/.etl trace or an LTTng (CTF) trace folder\n"
                "(FILE '-' = standard input). Events without an id show id and version as null/empty.\n"
                "  --gc-only    only events with a compiled GC schema\n"
-               "  --sort time  timestamp order (default: file order)\n");
+               "  --sort time  timestamp order (default: file order)\n"
+               "Events the trace lost (EventPipe sequence-number gaps) are reported on standard error\n"
+               "with their count; the exit status stays 0, as the events printed are valid.\n");
 }
 
 int gcev_cmd_dump(int argc, char **argv)
@@ -197,6 +199,13 @@ int gcev_cmd_dump(int argc, char **argv)
         fflush(stdout);
         gcev_cli_trace_error("dump", path, t, st, &err);
         rc = GCEV_EXIT_TRACE_ERROR;
+    }
+    uint64_t dropped = gcev_trace_dropped_events(t);
+    if (dropped) {
+        fprintf(stderr,
+                "gcev dump: warning: %llu events were dropped (sequence-number gaps): the output is "
+                "incomplete\n",
+                (unsigned long long)dropped);
     }
     free(b.s);
     gcev_trace_close(t);
