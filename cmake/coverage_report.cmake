@@ -6,7 +6,10 @@ file(GLOB_RECURSE _old "${BUILD}/*.gcda")
 if(_old)
   file(REMOVE ${_old})
 endif()
-execute_process(COMMAND ${CTEST} --test-dir "${BUILD}" -j2 --output-on-failure RESULT_VARIABLE _rc)
+# Not run: the symbol-prefix check (gcov adds __gcov_* symbols) and the install tests
+# (their consumers would need libgcov); neither measures the library.
+execute_process(COMMAND ${CTEST} --test-dir "${BUILD}" -j2 --output-on-failure
+                        -E "^(arch_symbols_have_prefix|install_.*)$" RESULT_VARIABLE _rc)
 if(NOT _rc EQUAL 0)
   message(WARNING "some tests failed: the coverage below is of a failing suite")
 endif()
