@@ -256,7 +256,7 @@ static int d_expand(const gview *g, const tj *o, const tj *v, char *why, size_t 
     return d_mechanism(g, "ExpandMechanisms", 6, v, why, n);
 }
 
-/* GCPerHeapHistoryTraceData.HeapIndex: the same GetInt32At as the raw value (CLR:6113). */
+/* GCPerHeapHistoryTraceData.HeapIndex (CLR:6113-6158): GetInt32At(HostOffset(46, 6)), 0 when negative. */
 static int d_heap_index(const gview *g, const tj *o, const tj *v, char *why, size_t n)
 {
     (void)o;
@@ -265,9 +265,10 @@ static int d_heap_index(const gview *g, const tj *o, const tj *v, char *why, siz
     if (gv_u64(g, "HeapIndex", &raw) || te_i64(v, &te)) {
         return WHY("HeapIndex: inputs missing");
     }
-    return (uint32_t)te == (uint32_t)raw
-               ? 0
-               : WHY("HeapIndex %lld, gcev %llu", (long long)te, (unsigned long long)raw);
+    int64_t want = (int32_t)(uint32_t)raw < 0 ? 0 : (int64_t)(int32_t)(uint32_t)raw;
+    return te == want ? 0
+                      : WHY("HeapIndex %lld, from gcev's %llu %lld", (long long)te, (unsigned long long)raw,
+                            (long long)want);
 }
 
 /* BulkType's PayloadNames add TypeID_0 / TypeName_0: element 0's values, 0 when Count is 0 (CLR:4354-4382).
@@ -426,7 +427,7 @@ static const derived_row derived[] = {
     {"GCPerHeapHistory", "Values", "SurvRate", d_surv_rate, "CLR:6988"},
     {"GCPerHeapHistory", NULL, "CompactMechanisms", d_compact, "CLR:6058 IndexOfSetBit"},
     {"GCPerHeapHistory", NULL, "ExpandMechanisms", d_expand, "CLR:6087 IndexOfSetBit"},
-    {"GCPerHeapHistory", NULL, "HeapIndex", d_heap_index, "CLR:6113"},
+    {"GCPerHeapHistory", NULL, "HeapIndex", d_heap_index, "CLR:6113-6158"},
     {"BulkType", NULL, "TypeID_0", d_type_id_0, "CLR:4373"},
     {"GCHeapStats", NULL, "TotalHeapSize", d_total_heap_size, "CLR:3459"},
     {"GCHeapStats", NULL, "TotalPromoted", d_total_promoted, "CLR:3460"},

@@ -106,7 +106,8 @@ internal static class Accessors
     // (HostOffset(o, p) = o + p * (PointerSize - 4)), as "raw" members:
     // GCPerHeapHistoryTraceData (ClrTraceEventParser.cs): CompactMechanisms and ExpandMechanisms
     // return IndexOfSetBit(GetInt32At(HostOffset(38, 6) / HostOffset(42, 6))) (the index of the
-    // lowest set bit, not_specified past the enum's count); HeapIndex reads GetInt32At(HostOffset(46, 6)).
+    // lowest set bit, not_specified past the enum's count); HeapIndex reads GetInt32At(HostOffset(46, 6))
+    // and gives 0 when that is negative (so its top byte moves nothing while the value is small).
     // Also fields TraceEvent does not read at all, read the same way (width 2 or 4 bytes), given
     // only when the payload holds them:
     // - BGCOverflow_V1 appends GenNumber (UInt32 after ClrInstanceID at 28); ClrPrivateTraceEventParser.cs
