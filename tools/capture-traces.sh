@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
         --oracle) ORACLE=1; shift ;;
         --list) LIST=1; shift ;;
         --golden) GOLDEN=1; shift ;;
-        -h|--help) sed -n '3,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,22p' "$0"; exit 0 ;;
         -*) echo "capture-traces: unknown option $1" >&2; exit 2 ;;
         *) NAMES+=("$1"); shift ;;
     esac
