@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Synthetic .etl writer for tests (see etl_builder.h). */
 #include "etl_builder.h"
+#include "xpress_writer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -191,4 +192,48 @@ size_t etlb_event_record(etlb *b, const etlb_event *e)
     gcev_put64(rec + 48, e->keywords);
     gcev_guid_store(rec + 64, &e->activity);
     return etlb_raw(b, rec, pos);
+}
+
+uint8_t *etlb_relog_compressed(const etlb *b, size_t first, size_t *size, size_t *offsets)
+{
+    uint8_t *out = malloc(b->size);
+    size_t n = 0, cap = b->size;
+    if (!out) {
+        return NULL;
+    }
+    for (size_t i = 0; i < b->nbuffers; i++) {
+        const uint8_t *buf = b->data + b->buffers[i];
+        uint32_t used = b->used[i];
+        uint8_t *part = NULL;
+        size_t part_size = b->buffer_size;
+        if (i >= first) {
+            part = xw_compress(buf + 0x48, used - 0x48, 8192, &part_size);
+            part_size += 0x48;
+        }
+        if (n + part_size > cap) {
+            cap = 2 * (n + part_size);
+            uint8_t *grown = realloc(out, cap);
+            if (!grown) {
+                free(part);
+                free(out);
+                return NULL;
+            }
+            out = grown;
+        }
+        if (offsets) {
+            offsets[i] = n;
+        }
+        memcpy(out + n, buf, 0x48);
+        if (part) {
+            memcpy(out + n + 0x48, part, part_size - 0x48);
+            gcev_put32(out + n, (uint32_t)part_size);
+            gcev_put16(out + n + 0x34, (uint16_t)(buf[0x34] | buf[0x35] << 8 | 0x40));
+            free(part);
+        } else {
+            memcpy(out + n, buf, b->buffer_size);
+        }
+        n += part_size;
+    }
+    *size = n;
+    return out;
 }

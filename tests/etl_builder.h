@@ -89,4 +89,13 @@ typedef struct etlb_event {
 /* An EVENT_HEADER record with its extended items (linked in order). */
 size_t etlb_event_record(etlb *b, const etlb_event *e);
 
+/*
+ * The file as a relogger in compressed mode writes it: buffers from `first` on get
+ * flag 0x40, BufferSize = header + compressed bytes (no padding, no alignment) and
+ * their contents after the header (up to SavedOffset) as MS-XCA Plain LZ77
+ * (xpress_writer.c); the others stay whole. Returns the new bytes (malloc'ed);
+ * offsets[i] (when not NULL, b->nbuffers entries) gets where buffer i starts in them.
+ */
+uint8_t *etlb_relog_compressed(const etlb *b, size_t first, size_t *size, size_t *offsets);
+
 #endif

@@ -21,6 +21,7 @@
 
 #include "gcev_etl_records.h"
 #include "testutil.h"
+#include "zip_builder.h"
 #include "gcev_schema_desc.h"
 
 typedef struct seen_event {
@@ -533,6 +534,101 @@ static void test_time_order_keeps_every_event(void **state)
     free(path);
 }
 
+/*
+ * The relogged file in compressed mode (corpus README: 3 buffers, the 2nd and 3rd
+ * compressed with MS-XCA Plain LZ77; 22 events; TraceEvent's Issue1618 test decodes
+ * its one TraceLogging event to {"a":{"b":"Hello","c":"World!"}}), from the file, as
+ * a stream, in timestamp order and inside a .etl.zip: the same 22 events each time.
+ */
+typedef struct chunks {
+    const uint8_t *d;
+    size_t n, pos;
+} chunks;
+
+static long long chunks_read(void *ctx, void *buf, size_t n)
+{
+    chunks *c = ctx;
+    size_t k = c->n - c->pos < n ? c->n - c->pos : n;
+    k = k < 1000 ? k : 1000;
+    memcpy(buf, c->d + c->pos, k);
+    c->pos += k;
+    return (long long)k;
+}
+
+static void check_compressed_run(gcev_trace *t, uint32_t order)
+{
+    const gcev_trace_info *info = gcev_trace_get_info(t);
+    assert_int_equal(info->format, GCEV_FORMAT_ETL);
+    assert_int_equal(info->pointer_size, 8);
+    gcev_trace_event ev;
+    gcev_error err = {0};
+    gcev_status st;
+    size_t n = 0, tl = 0;
+    int64_t last = INT64_MIN;
+    while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+        if (n == 0 && order == GCEV_TRACE_ORDER_FILE) {
+            gcev_etl_logfile lf;
+            const char *msg = NULL;
+            assert_int_equal(gcev_etl_logfile_parse(ev.payload, ev.payload_size, &lf, &msg), GCEV_OK);
+            assert_int_equal(lf.buffer_size, 65536);
+            assert_true(lf.log_file_mode & 0x04000000u); /* EVENT_TRACE_COMPRESSED_MODE */
+            assert_int_equal(lf.buffers_written, 3);
+        }
+        /* records of the compressed buffers carry their buffer's offset */
+        assert_true(ev.file_offset < 1024 || ev.file_offset == 1024 || ev.file_offset == 7177);
+        if (order == GCEV_TRACE_ORDER_TIME) {
+            assert_true(ev.timestamp >= last);
+            last = ev.timestamp;
+        }
+        if (ev.nfields) {
+            char json[256];
+            gcev_trace_format_fields_json(&ev, json, sizeof json);
+            assert_string_equal(json, "{\"a\":{\"b\":\"Hello\",\"c\":\"World!\"}}");
+            assert_string_equal(ev.provider_name, "MySource");
+            assert_string_equal(ev.event_name, "TestEvent");
+            tl++;
+        }
+        n++;
+    }
+    assert_int_equal(st, GCEV_END);
+    assert_int_equal(n, 22);
+    assert_int_equal(tl, 1);
+}
+
+static void test_compressed_relogged_file(void **state)
+{
+    (void)state;
+    char *path = path_in_corpus("compressed-SelfDescribingSingleEvent.etl");
+    size_t size = 0;
+    uint8_t *data = (uint8_t *)testutil_read_file(path, &size);
+    assert_non_null(data);
+    assert_int_equal(size, 7403);
+    for (uint32_t order = 0; order < 2; order++) {
+        gcev_trace_options o = {order, 0};
+        gcev_trace *t = NULL;
+        gcev_error err = {0};
+        assert_int_equal(gcev_trace_open_file(path, &o, &t, &err), GCEV_OK);
+        check_compressed_run(t, order);
+        gcev_trace_close(t);
+        chunks c = {data, size, 0};
+        assert_int_equal(gcev_trace_open_reader(chunks_read, &c, &o, &t, &err), GCEV_OK);
+        check_compressed_run(t, order);
+        gcev_trace_close(t);
+        zipb_entry e[] = {{"compressed.etl", data, size, ZIPB_DEFLATE, 0},
+                          {"x.pdb", "RSDS", 4, ZIPB_STORE, 0}};
+        size_t zn = 0;
+        uint8_t *z = zipb_build(e, 2, &zn);
+        assert_non_null(z);
+        assert_int_equal(gcev_trace_open_memory(z, zn, &o, &t, &err), GCEV_OK);
+        assert_string_equal(gcev_trace_get_info(t)->archive_entry, "compressed.etl");
+        check_compressed_run(t, order);
+        gcev_trace_close(t);
+        free(z);
+    }
+    free(data);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -541,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_primitive_types_tracelogging_fields),
         cmocka_unit_test(test_primitive_types_tracelogging_values),
         cmocka_unit_test(test_time_order_keeps_every_event),
+        cmocka_unit_test(test_compressed_relogged_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,8 @@
 #include "gcev_read.h"
 #include "gcev_etl.h"
 #include "gcev_trace_core.h"
+#include "gcev_xpress.h"
+#include "xpress_writer.h"
 
 enum { BUF = 1024 };
 
@@ -704,9 +707,10 @@ static void test_hostile_buffer_headers_fail_with_offset(void **state)
     expect_fault(&b, 0, GCEV_E_LIMIT, 0, 0);
     memcpy(d, save, 8);
 
-    /* Second buffer: compressed; the first buffer's 2 events come out first. */
+    /* Second buffer flagged compressed while its records are stored as is: not a valid
+     * Plain LZ77 stream; the first buffer's 2 events come out first. */
     gcev_put16(d + BUF + 0x34, GCEV_ETL_BUFFER_FLAG_COMPRESSED);
-    expect_fault(&b, 0, GCEV_E_UNSUPPORTED, BUF, 2);
+    expect_fault(&b, 0, GCEV_E_FORMAT, BUF, 2);
     gcev_put16(d + BUF + 0x34, GCEV_ETL_BUFFER_FLAG_PROC_INDEX);
     /* Second buffer larger than the file. */
     gcev_put32(d + BUF, 4 * BUF);
@@ -1127,6 +1131,275 @@ static void test_etl_stack_trace_width_must_match_the_header(void **state)
     etlb_free(&b);
 }
 
+/* ---- compressed buffers (relogged files in compressed mode) ------------------------ */
+
+typedef struct relogged {
+    uint8_t *data;
+    size_t size;
+    size_t offsets[ETLB_MAX_MARKS];
+} relogged;
+
+static void relog(const etlb *b, size_t first, relogged *r)
+{
+    r->data = etlb_relog_compressed(b, first, &r->size, r->offsets);
+    assert_non_null(r->data);
+}
+
+static void test_compressed_buffers_give_the_plain_records(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    relogged z;
+    relog(&b, 1, &z);
+    assert_true(z.size < b.size);
+    /* BufferSize is the compressed size, SavedOffset the inflated used size, beyond it */
+    uint32_t bs = gcev_rd_u32le(z.data + z.offsets[1]), used = gcev_rd_u32le(z.data + z.offsets[1] + 4);
+    assert_int_equal(z.offsets[2], z.offsets[1] + bs);
+    assert_int_equal(used, b.used[1]);
+    assert_true(used > bs);
+    for (int stream = 0; stream <= 1; stream++) {
+        gcev_trace p, c;
+        gcev_error err = {0};
+        assert_int_equal(etl_open_mem(&p, b.data, b.size, 0, &err), GCEV_OK);
+        chunk_reader cr = {z.data, z.size, 0, 333};
+        if (stream) {
+            memset(&c, 0, sizeof c);
+            gcev_source_init_reader(&c.src, chunk_read, &cr);
+            assert_int_equal(gcev_etl_open(&c, &err), GCEV_OK);
+        } else {
+            assert_int_equal(etl_open_mem(&c, z.data, z.size, 0, &err), GCEV_OK);
+        }
+        gcev_trace_event a, e;
+        gcev_status sa, se;
+        size_t n = 0;
+        while ((sa = etl_next(&p, &a, &err)) == GCEV_OK) {
+            se = etl_next(&c, &e, &err);
+            assert_int_equal(se, GCEV_OK);
+            /* a record of a compressed buffer is placed at its buffer */
+            size_t buf = 0;
+            while (buf + 1 < b.nbuffers && a.file_offset >= b.buffers[buf + 1]) {
+                buf++;
+            }
+            assert_int_equal(e.file_offset, buf >= 1 ? z.offsets[buf] : a.file_offset);
+            assert_int_equal(e.timestamp, a.timestamp);
+            assert_int_equal(e.thread_id, a.thread_id);
+            assert_int_equal(e.process_id, a.process_id);
+            assert_int_equal(e.processor, a.processor);
+            assert_int_equal(e.event_id, a.event_id);
+            assert_int_equal(e.version, a.version);
+            assert_int_equal(e.pointer_size, a.pointer_size);
+            assert_memory_equal(&e.provider_guid, &a.provider_guid, sizeof a.provider_guid);
+            assert_int_equal(e.payload_size, a.payload_size);
+            assert_memory_equal(e.payload, a.payload, a.payload_size);
+            assert_int_equal(e.stack_size, a.stack_size);
+            if (a.stack_size) {
+                assert_memory_equal(e.stack, a.stack, a.stack_size);
+            }
+            assert_int_equal(e.nfields, a.nfields);
+            assert_string_equal(e.event_name, a.event_name);
+            assert_string_equal(e.provider_name, a.provider_name);
+            n++;
+        }
+        assert_int_equal(sa, GCEV_END);
+        assert_int_equal(etl_next(&c, &e, &err), GCEV_END);
+        assert_int_equal(n, 10);
+        etl_close(&p);
+        etl_close(&c);
+    }
+    free(z.data);
+    etlb_free(&b);
+}
+
+/* Records of buffer i (offsets in the plain file) that end within `inflated` bytes of it. */
+static size_t records_within(const etlb *b, size_t i, size_t inflated)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < b->nrecords; r++) {
+        const etlb_mark *m = &b->records[r];
+        if (m->buffer == i && m->offset - b->buffers[i] + m->size <= inflated) {
+            n++;
+        }
+    }
+    return n;
+}
+
+static size_t records_of(const etlb *b, size_t i)
+{
+    return records_within(b, i, SIZE_MAX);
+}
+
+static void test_compressed_truncation_at_every_byte(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    relogged z;
+    relog(&b, 1, &z);
+    uint8_t *scratch = malloc(BUF);
+    assert_non_null(scratch);
+    size_t last_n = 0;
+    for (size_t len = z.offsets[1]; len < z.size; len++) {
+        uint8_t *copy = malloc(len);
+        assert_non_null(copy);
+        memcpy(copy, z.data, len);
+        /* the buffer the cut falls in, and what its compressed prefix determines */
+        size_t i = len >= z.offsets[2] ? 2 : 1;
+        size_t want_n = records_of(&b, 0) + (i == 2 ? records_of(&b, 1) : 0);
+        gcev_status want = GCEV_E_TRUNCATED_FILE;
+        uint64_t want_off = len;
+        if (len == z.offsets[i]) {
+            want = GCEV_END; /* between buffers (BuffersWritten: item 3) */
+        } else if (len < z.offsets[i] + 0x48) {
+            want_off = z.offsets[i];
+        } else {
+            gcev_xpress_result r;
+            gcev_xpress_inflate(z.data + z.offsets[i] + 0x48, len - z.offsets[i] - 0x48, scratch,
+                                b.used[i] - 0x48, &r);
+            want_n += records_within(&b, i, 0x48 + r.out_pos);
+        }
+        gcev_trace t;
+        gcev_error err = {0};
+        assert_int_equal(etl_open_mem(&t, copy, len, 0, &err), GCEV_OK);
+        size_t n = 0;
+        gcev_status st = etl_drain(&t, &n, &err);
+        assert_int_equal(st, want);
+        assert_int_equal(n, want_n);
+        assert_true(n >= last_n || len == z.offsets[2]);
+        last_n = n;
+        if (want != GCEV_END) {
+            assert_int_equal(err.code, want);
+            assert_int_equal(err.offset, want_off);
+        }
+        etl_close(&t);
+        free(copy);
+    }
+    free(scratch);
+    free(z.data);
+    etlb_free(&b);
+}
+
+/* z with its last buffer's compressed bytes replaced by `stream` (SavedOffset kept). */
+static uint8_t *replace_last(const relogged *z, size_t last, const uint8_t *stream, size_t n, size_t *size)
+{
+    size_t at = z->offsets[last];
+    uint8_t *d = malloc(at + 0x48 + n);
+    assert_non_null(d);
+    memcpy(d, z->data, at + 0x48);
+    memcpy(d + at + 0x48, stream, n);
+    gcev_put32(d + at, (uint32_t)(0x48 + n));
+    *size = at + 0x48 + n;
+    return d;
+}
+
+static void expect_fails(const uint8_t *d, size_t n, uint32_t max_block, gcev_status want, uint64_t off,
+                         size_t events, const char *needle)
+{
+    gcev_trace t;
+    gcev_error err = {0};
+    size_t k = 0;
+    gcev_status st = etl_open_mem(&t, d, n, max_block, &err);
+    if (st == GCEV_OK) {
+        st = etl_drain(&t, &k, &err);
+    }
+    assert_int_equal(st, want);
+    assert_int_equal(err.code, want);
+    assert_int_equal(err.offset, off);
+    assert_int_equal(k, events);
+    if (!strstr(err.message, needle)) {
+        fail_msg("message '%s' lacks '%s'", err.message, needle);
+    }
+    etl_close(&t);
+}
+
+static void test_compressed_hostile_streams_name_both_offsets(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    relogged z;
+    relog(&b, 1, &z);
+    const size_t before = records_of(&b, 0) + records_of(&b, 1); /* events before buffer 2 */
+    const uint64_t o2 = z.offsets[2];
+    char needle[128];
+
+    /* a match as the first item: it reaches before the start */
+    xw w;
+    xw_init(&w);
+    xw_match(&w, 1, 3);
+    size_t sn = 0, n = 0;
+    const uint8_t *stream = xw_finish(&w, &sn);
+    uint8_t *d = replace_last(&z, 2, stream, sn, &n);
+    snprintf(needle, sizeof needle,
+             "before the start of the output (compressed ETL buffer at file offset %llu: offset 72 of",
+             (unsigned long long)o2);
+    expect_fails(d, n, 0, GCEV_E_FORMAT, o2, before, needle);
+    free(d);
+    xw_free(&w);
+
+    /* a match past the used size, after 100 literals */
+    xw_init(&w);
+    for (int i = 0; i < 100; i++) {
+        xw_literal(&w, 0);
+    }
+    xw_match(&w, 1, b.used[2]);
+    stream = xw_finish(&w, &sn);
+    d = replace_last(&z, 2, stream, sn, &n);
+    expect_fails(d, n, 0, GCEV_E_FORMAT, o2, before, "past the inflated size");
+    expect_fails(d, n, 0, GCEV_E_FORMAT, o2, before, "offset 172 of its inflated data");
+    free(d);
+    xw_free(&w);
+
+    /* whole buffer, data short of SavedOffset */
+    d = malloc(z.size);
+    assert_non_null(d);
+    memcpy(d, z.data, z.size);
+    gcev_put32(d + o2 + 4, b.used[2] + 8);
+    snprintf(needle, sizeof needle,
+             "ends before its used size (compressed ETL buffer at file offset %llu: offset %u of",
+             (unsigned long long)o2, b.used[2]);
+    expect_fails(d, z.size, 0, GCEV_E_FORMAT, o2, before, needle);
+    /* SavedOffset beyond the trace's BufferSize, and beyond the caller's limit */
+    gcev_put32(d + o2 + 4, BUF + 8);
+    expect_fails(d, z.size, 0, GCEV_E_FORMAT, o2, before, "exceeds the trace's buffer size");
+    /* within a (large) trace BufferSize, beyond the caller's limit */
+    gcev_put32(d + 0x48 + 32, 1u << 20); /* TRACE_LOGFILE_HEADER.BufferSize */
+    gcev_put32(d + o2 + 4, 4096);
+    expect_fails(d, z.size, 2048, GCEV_E_LIMIT, o2, before, "block-size limit");
+    gcev_put32(d + 0x48 + 32, BUF);
+    gcev_put32(d + o2 + 4, b.used[2]);
+    /* restored: reads to the end */
+    gcev_trace t;
+    gcev_error err = {0};
+    assert_int_equal(etl_open_mem(&t, d, z.size, 0, &err), GCEV_OK);
+    size_t k = 0;
+    assert_int_equal(etl_drain(&t, &k, &err), GCEV_END);
+    assert_int_equal(k, 10);
+    etl_close(&t);
+    free(d);
+    free(z.data);
+
+    /* a malformed record inside an inflated buffer: its buffer's offset, and where it lies */
+    uint8_t *plain = b.data;
+    size_t ev64 = b.records[2].offset; /* the first record of buffer 1 */
+    assert_int_equal(ev64, BUF + 0x48);
+    plain[ev64 + 3] = 0x40; /* marker without the trace-header bit */
+    relog(&b, 1, &z);
+    snprintf(needle, sizeof needle,
+             "no trace-header marker (compressed ETL buffer at file offset %llu: offset 72 of",
+             (unsigned long long)z.offsets[1]);
+    expect_fails(z.data, z.size, 0, GCEV_E_FORMAT, z.offsets[1], records_of(&b, 0), needle);
+    plain[ev64 + 3] = 0xc0;
+    free(z.data);
+
+    /* the header buffer compressed: never written so, refused */
+    relog(&b, 0, &z);
+    assert_int_equal(gcev_etl_detect(z.data, z.size), 0);
+    expect_fails(z.data, z.size, 0, GCEV_E_UNSUPPORTED, 0, 0, "log file header) is compressed");
+    free(z.data);
+    etlb_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1145,6 +1418,9 @@ int main(void)
         cmocka_unit_test(test_tracelogging_payload_json_every_type),
         cmocka_unit_test(test_tracelogging_payload_json_limits),
         cmocka_unit_test(test_etl_stack_trace_width_must_match_the_header),
+        cmocka_unit_test(test_compressed_buffers_give_the_plain_records),
+        cmocka_unit_test(test_compressed_truncation_at_every_byte),
+        cmocka_unit_test(test_compressed_hostile_streams_name_both_offsets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

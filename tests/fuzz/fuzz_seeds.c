@@ -11,6 +11,8 @@
  * OUT_DIR/etl: a trace from the ETL record builder of the tests, and the corpus .etl;
  * both also get a sample in ZIP archives (stored; deflated next to a symbol file), so
  *   the harnesses reach the archive path (gcev_archive.c);
+ * OUT_DIR/xpress: the compressed buffers of the corpus and of a relogged builder trace,
+ *   and hand-made Plain LZ77 streams, in fuzz_xpress's framing;
  * OUT_DIR/manifest: the .man files of manifest/ and tests/manifests/.
  * Inputs of fuzz_decode/fuzz_format are framed as fuzz_common.h describes.
  */
@@ -23,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "etl_builder.h"
+#include "xpress_writer.h"
 #include "zip_builder.h"
 #include "gcev_read.h"
 #include "trace_sample.h"
@@ -45,6 +48,8 @@ static void put(const char *sub, const char *name, const void *data, size_t size
     }
     nwritten++;
 }
+
+static void xpress_buffers(const char *tag, const uint8_t *d, size_t size);
 
 static uint8_t *slurp(const char *path, size_t *size)
 {
@@ -253,6 +258,9 @@ static void corpus_seeds(const char *shared)
             continue;
         }
         trace_seed(etl ? "etl" : "nettrace", de->d_name, data, size);
+        if (etl) {
+            xpress_buffers(de->d_name, data, size);
+        }
         trace_payload_seeds(de->d_name, data, size);
         free(data);
     }
@@ -345,8 +353,84 @@ static void etl_seed(void)
         snprintf(name, sizeof name, "builder-p%u", psz);
         put("etl", name, b.data, b.size);
         zip_seed("etl", name, b.data, b.size);
+        size_t zn = 0;
+        uint8_t *z = etlb_relog_compressed(&b, 1, &zn, NULL);
+        if (z) {
+            snprintf(name, sizeof name, "builder-p%u-compressed", psz);
+            put("etl", name, z, zn);
+            xpress_buffers(name, z, zn);
+            free(z);
+        }
         etlb_free(&b);
     }
+}
+
+/* fuzz_xpress framing: mode, inflated size (u16), the stream. */
+static void put_xpress(const char *name, uint8_t mode, size_t inflated, const uint8_t *stream, size_t n)
+{
+    uint8_t *seed = malloc(n + 3);
+    if (!seed || inflated > 0xffff) {
+        free(seed);
+        return;
+    }
+    seed[0] = mode;
+    seed[1] = (uint8_t)inflated;
+    seed[2] = (uint8_t)(inflated >> 8);
+    memcpy(seed + 3, stream, n);
+    put("xpress", name, seed, n + 3);
+    free(seed);
+}
+
+/* Every compressed buffer of an ETL file, as fuzz_xpress inputs (modes 0 and 7). */
+static void xpress_buffers(const char *tag, const uint8_t *d, size_t size)
+{
+    unsigned k = 0;
+    for (size_t at = 0; at + 0x48 <= size;) {
+        uint32_t bs = (uint32_t)(d[at] | d[at + 1] << 8 | d[at + 2] << 16 | (uint32_t)d[at + 3] << 24);
+        uint32_t used = (uint32_t)(d[at + 4] | d[at + 5] << 8 | d[at + 6] << 16 | (uint32_t)d[at + 7] << 24);
+        if (bs < 0x48 || bs > size - at) {
+            break;
+        }
+        if ((d[at + 0x34] & 0x40) && used >= 0x48) {
+            char name[160];
+            for (uint8_t mode = 0; mode < 8; mode += 7) {
+                snprintf(name, sizeof name, "%s-buffer%u-m%u", tag, k, mode);
+                put_xpress(name, mode, used - 0x48, d + at + 0x48, bs - 0x48);
+            }
+        }
+        at += bs;
+        k++;
+    }
+}
+
+/* Hand-made streams: every length encoding, shared half bytes, the largest offset. */
+static void xpress_streams(void)
+{
+    xw w;
+    xw_init(&w);
+    size_t out = 0;
+    for (int i = 0; i < 40; i++) {
+        xw_literal(&w, (uint8_t)('a' + i % 26));
+        out++;
+    }
+    static const uint32_t lengths[] = {3, 9, 10, 24, 25, 279, 280, 1000, 9000};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        xw_match(&w, (uint32_t)(1 + i * 4), lengths[i]);
+        out += lengths[i];
+    }
+    size_t n = 0;
+    const uint8_t *st = xw_finish(&w, &n);
+    put_xpress("encodings-m0", 0, out, st, n);
+    put_xpress("encodings-m4", 4, out, st, n);
+    xw_free(&w);
+    xw_init(&w);
+    for (int i = 0; i < 8192; i++) {
+        xw_literal(&w, (uint8_t)(i * 7));
+    }
+    xw_match(&w, 8192, 70000 - 8192);
+    st = xw_finish(&w, &n);
+    put_xpress("far-offset-past-64k", 0, 65535, st, n);
+    xw_free(&w);
 }
 
 static void manifest_seeds(const char *src, const char *sub)
@@ -387,6 +471,7 @@ int main(int argc, char **argv)
     }
     schema_seeds();
     sample_seeds();
+    xpress_streams();
     etl_seed();
     manifest_seeds(argv[2], "manifest");
     manifest_seeds(argv[2], "tests/manifests");

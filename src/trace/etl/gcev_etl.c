@@ -10,7 +10,14 @@
  * event views stay valid until the next call, as the contract says.
  * The record layouts live in gcev_etl_records.c, TraceLogging schemas in
  * gcev_etl_tracelogging.c.
+ *
+ * Relogged files in compressed mode hold buffers whose records are MS-XCA Plain
+ * LZ77 data (gcev_xpress.c): such a buffer is inflated into one buffer owned by
+ * the reader (memory stays one buffer) and read as any other. Its records have no
+ * place of their own in the file: their events carry the buffer's file offset,
+ * and their faults name the offset inside the inflated buffer in the message.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,16 +28,22 @@
 #include "gcev_etl.h"
 #include "gcev_schema_desc.h"
 #include "gcev_trace_core.h"
+#include "gcev_xpress.h"
 
 enum { ETL_DEFAULT_MAX_BUFFER = 256u << 20 };
 
 typedef struct etl_impl {
     gcev_etl_buffer_header bh; /* current buffer */
-    const uint8_t *buf;        /* its bytes (view from the source) */
-    size_t have;               /* bytes of it present in the input (< size when truncated) */
+    const uint8_t *buf;        /* its bytes: the source's view, or `inflated` */
+    size_t have;               /* bytes of buf there are (< saved_offset when the input is cut) */
+    size_t file_have;          /* bytes of the buffer in the input (< buffer_size when cut) */
     uint64_t buf_off;          /* file offset of the buffer */
     uint32_t pos;              /* next record, relative to buf */
     int in_buffer;
+    int compressed;             /* buf is the inflated copy of a compressed buffer */
+    uint8_t *inflated;          /* reused for every compressed buffer */
+    size_t inflated_cap;        /* grows to the largest used size, never past trace_buffer_size */
+    uint32_t trace_buffer_size; /* TRACE_LOGFILE_HEADER.BufferSize */
     gcev_etl_tl_cache *tl;
 } etl_impl;
 
@@ -78,9 +91,60 @@ static uint32_t etl_max_buffer(const gcev_trace *t)
     return t->opts.max_block_size ? t->opts.max_block_size : ETL_DEFAULT_MAX_BUFFER;
 }
 
-/* Reads and checks the header of the buffer at the current position, then views it. */
-static gcev_status etl_view_buffer(gcev_trace *t, gcev_etl_buffer_header *bh, const uint8_t **buf,
-                                   size_t *have, gcev_error *err)
+/* A fault inside a compressed buffer: the buffer's file offset, and in the message
+ * where in the inflated buffer (header included) the fault lies. */
+static gcev_status etl_fail_inflated(gcev_trace *t, const etl_impl *e, gcev_error *err, gcev_status code,
+                                     uint64_t at, const char *what)
+{
+    snprintf(t->msg, sizeof t->msg,
+             "%s (compressed ETL buffer at file offset %llu: offset %llu of its inflated data)", what,
+             (unsigned long long)e->buf_off, (unsigned long long)at);
+    return etl_fail(err, code, e->buf_off, t->msg);
+}
+
+/* Inflates the compressed buffer whose file bytes are v[0..got) into e->inflated. */
+static gcev_status etl_inflate(gcev_trace *t, etl_impl *e, const uint8_t *v, size_t got, gcev_error *err)
+{
+    const uint32_t used = e->bh.saved_offset;
+    if (e->trace_buffer_size && used > e->trace_buffer_size) {
+        return etl_fail(err, GCEV_E_FORMAT, e->buf_off,
+                        "compressed ETL buffer's used size exceeds the trace's buffer size");
+    }
+    if (used > etl_max_buffer(t)) {
+        return etl_fail(err, GCEV_E_LIMIT, e->buf_off, "ETL buffer size exceeds the block-size limit");
+    }
+    if (e->inflated_cap < used) {
+        uint8_t *nb = realloc(e->inflated, used);
+        if (!nb) {
+            return etl_fail(err, GCEV_E_NOMEM, e->buf_off, "out of memory");
+        }
+        e->inflated = nb;
+        e->inflated_cap = used;
+    }
+    memcpy(e->inflated, v, GCEV_ETL_BUFFER_HEADER_SIZE);
+    gcev_xpress_result r;
+    gcev_status st = gcev_xpress_inflate(v + GCEV_ETL_BUFFER_HEADER_SIZE, got - GCEV_ETL_BUFFER_HEADER_SIZE,
+                                         e->inflated + GCEV_ETL_BUFFER_HEADER_SIZE,
+                                         used - GCEV_ETL_BUFFER_HEADER_SIZE, &r);
+    const uint64_t at = GCEV_ETL_BUFFER_HEADER_SIZE + (uint64_t)r.out_pos;
+    if (st == GCEV_E_TRUNCATED && got == e->bh.buffer_size) {
+        /* the whole buffer is there: its data is short of its used size */
+        return etl_fail_inflated(t, e, err, GCEV_E_FORMAT, at,
+                                 "ETL buffer's compressed data ends before its used size");
+    }
+    if (st == GCEV_E_FORMAT) {
+        return etl_fail_inflated(t, e, err, st, at, r.why);
+    }
+    /* a cut buffer gives the records its first bytes determine */
+    e->buf = e->inflated;
+    e->have = (size_t)at;
+    e->compressed = 1;
+    return GCEV_OK;
+}
+
+/* Reads and checks the header of the buffer at the current position, then views it
+ * (inflated when compressed) into e. */
+static gcev_status etl_view_buffer(gcev_trace *t, etl_impl *e, gcev_error *err)
 {
     uint64_t off = gcev_source_pos(&t->src);
     const uint8_t *v = NULL;
@@ -96,14 +160,26 @@ static gcev_status etl_view_buffer(gcev_trace *t, gcev_etl_buffer_header *bh, co
         return etl_fail(err, GCEV_E_TRUNCATED_FILE, off, "trace ends inside an ETL buffer header");
     }
     const char *msg = NULL;
-    st = gcev_etl_buffer_header_parse(v, bh, &msg);
+    st = gcev_etl_buffer_header_parse(v, &e->bh, &msg);
     if (st != GCEV_OK) {
         return etl_fail(err, st, off, msg);
     }
-    if (bh->buffer_size > etl_max_buffer(t)) {
+    if (e->bh.buffer_size > etl_max_buffer(t)) {
         return etl_fail(err, GCEV_E_LIMIT, off, "ETL buffer size exceeds the block-size limit");
     }
-    return gcev_source_peek(&t->src, bh->buffer_size, buf, have, err);
+    st = gcev_source_peek(&t->src, e->bh.buffer_size, &v, &got, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    e->buf_off = off;
+    e->file_have = got;
+    e->compressed = 0;
+    if (e->bh.flags & GCEV_ETL_BUFFER_FLAG_COMPRESSED) {
+        return etl_inflate(t, e, v, got, err);
+    }
+    e->buf = v;
+    e->have = got;
+    return GCEV_OK;
 }
 
 static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
@@ -113,6 +189,7 @@ static void etl_destroy(gcev_trace *t)
     etl_impl *e = t->impl;
     if (e) {
         gcev_etl_tl_cache_destroy(e->tl);
+        free(e->inflated);
         free(e);
     }
     t->impl = NULL;
@@ -123,19 +200,30 @@ static const gcev_trace_ops etl_ops = {etl_next, etl_destroy};
 gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
 {
     uint64_t off = gcev_source_pos(&t->src);
-    gcev_etl_buffer_header bh;
-    const uint8_t *buf = NULL;
-    size_t have = 0;
-    gcev_status st = etl_view_buffer(t, &bh, &buf, &have, err);
+    etl_impl *e = calloc(1, sizeof *e);
+    if (!e) {
+        return etl_fail(err, GCEV_E_NOMEM, off, "out of memory");
+    }
+    /* owned by t from here: gcev_trace_close() destroys it on any failure below */
+    t->impl = e;
+    t->ops = &etl_ops;
+    gcev_status st = etl_view_buffer(t, e, err);
     if (st == GCEV_END) {
         return etl_fail(err, GCEV_E_TRUNCATED_FILE, off, "empty input: no ETL buffer");
     }
     if (st != GCEV_OK) {
         return st;
     }
+    if (e->compressed) {
+        /* never written so: the header buffer tells the inflated size of the others */
+        return etl_fail(err, GCEV_E_UNSUPPORTED, off,
+                        "the first ETL buffer (the log file header) is compressed");
+    }
     /* Pass 1 of the first record only: the trace-wide facts. next() starts over
      * at this same buffer and yields the record as the first event, as
      * TraceEvent does (its "EventTrace" header event). */
+    const uint8_t *buf = e->buf;
+    const size_t have = e->have;
     uint32_t at = GCEV_ETL_BUFFER_HEADER_SIZE;
     uint64_t rec_off = off + at;
     if (have < (size_t)at + 8) {
@@ -152,7 +240,7 @@ gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
         return etl_fail(err, GCEV_E_FORMAT, rec_off,
                         "ETL file does not start with a trace log file header record");
     }
-    if (r.size > bh.saved_offset - at) {
+    if (r.size > e->bh.saved_offset - at) {
         return etl_fail(err, GCEV_E_FORMAT, rec_off, "ETL record overruns its buffer's used size");
     }
     if (r.size > have - at) {
@@ -163,17 +251,11 @@ gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
     if (st != GCEV_OK) {
         return etl_fail(err, st, rec_off, msg);
     }
-
-    etl_impl *e = calloc(1, sizeof *e);
-    gcev_etl_tl_cache *tl = gcev_etl_tl_cache_create();
-    if (!e || !tl) {
-        free(e);
-        gcev_etl_tl_cache_destroy(tl);
+    e->tl = gcev_etl_tl_cache_create();
+    if (!e->tl) {
         return etl_fail(err, GCEV_E_NOMEM, off, "out of memory");
     }
-    e->tl = tl;
-    t->impl = e;
-    t->ops = &etl_ops;
+    e->trace_buffer_size = lf.buffer_size;
     t->info.format = GCEV_FORMAT_ETL;
     t->info.format_version = 0;
     t->info.pointer_size = (uint8_t)lf.pointer_size;
@@ -185,7 +267,20 @@ gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
     t->info.sync_time_utc = lf.start_time;
     t->info.events_lost = lf.events_lost;
     t->info.buffers_lost = lf.buffers_lost;
+    /* next() views this buffer again from the start */
+    e->in_buffer = 0;
     return GCEV_OK;
+}
+
+/* A malformed record at e->pos: its file offset, or for an inflated buffer the
+ * buffer's, with the offset inside the inflated data in the message. */
+static gcev_status etl_record_fail(gcev_trace *t, const etl_impl *e, gcev_error *err, gcev_status code,
+                                   const char *msg)
+{
+    if (e->compressed) {
+        return etl_fail_inflated(t, e, err, code, e->pos, msg);
+    }
+    return etl_fail(err, code, e->buf_off + e->pos, msg);
 }
 
 /* Names the provider: the runtime's from the compiled schemas, TraceLogging's from its traits. */
@@ -207,38 +302,38 @@ static void etl_name_provider(gcev_trace_event *ev, const uint8_t *traits, uint3
 }
 
 /* Fills ev from the record r at e->pos; GCEV_END when the record is not an event. */
-static gcev_status etl_record_event(etl_impl *e, const gcev_etl_record *r, gcev_trace_event *ev,
-                                    uint64_t rec_off, gcev_error *err)
+static gcev_status etl_record_event(gcev_trace *t, etl_impl *e, const gcev_etl_record *r,
+                                    gcev_trace_event *ev, gcev_error *err)
 {
     const uint8_t *p = e->buf + e->pos;
     const char *msg = NULL;
     ev->provider_name = "";
     ev->event_name = "";
     ev->processor = e->bh.processor;
-    ev->file_offset = rec_off;
+    ev->file_offset = e->compressed ? e->buf_off : e->buf_off + e->pos;
     const uint8_t *traits = NULL;
     uint32_t traits_size = 0;
+    gcev_status st = GCEV_OK;
     switch (r->kind) {
     case GCEV_ETL_REC_EVENT: {
         const uint8_t *schema = NULL;
         uint32_t schema_size = 0;
-        gcev_status st = gcev_etl_event_fill(p, r, ev, &schema, &schema_size, &traits, &traits_size, &msg);
-        if (st != GCEV_OK) {
-            return etl_fail(err, st, rec_off, msg);
-        }
-        if (schema) {
+        st = gcev_etl_event_fill(p, r, ev, &schema, &schema_size, &traits, &traits_size, &msg);
+        if (st == GCEV_OK && schema) {
             const gcev_etl_tl_schema *s = NULL;
             st = gcev_etl_tl_schema_get(e->tl, schema, schema_size, &s, &msg);
             if (st == GCEV_E_NOMEM) {
                 msg = "out of memory";
             }
-            if (st != GCEV_OK) {
-                return etl_fail(err, st, rec_off, msg);
+            if (st == GCEV_OK) {
+                ev->event_name = s->event_name;
+                ev->nfields = s->nfields;
+                ev->fields = s->fields;
+                ev->field_type_system = GCEV_FIELD_TYPES_TDH;
             }
-            ev->event_name = s->event_name;
-            ev->nfields = s->nfields;
-            ev->fields = s->fields;
-            ev->field_type_system = GCEV_FIELD_TYPES_TDH;
+        }
+        if (st != GCEV_OK) {
+            return etl_record_fail(t, e, err, st, msg);
         }
         break;
     }
@@ -257,6 +352,15 @@ static gcev_status etl_record_event(etl_impl *e, const gcev_etl_record *r, gcev_
     return GCEV_OK;
 }
 
+/* Where the input ends inside the current buffer, for a record or padding cut at
+ * buffer offset `at`: that place, or the end of the input when it comes first
+ * (always, for a compressed buffer, whose inflated offsets are not file offsets). */
+static uint64_t etl_cut_offset(const etl_impl *e, uint64_t at)
+{
+    uint64_t end = e->buf_off + e->file_have;
+    return !e->compressed && e->buf_off + at < end ? e->buf_off + at : end;
+}
+
 static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
 {
     etl_impl *e = t->impl;
@@ -264,8 +368,7 @@ static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
      * the input, so the loop ends with the input. */
     for (;;) {
         if (!e->in_buffer) {
-            e->buf_off = gcev_source_pos(&t->src);
-            gcev_status st = etl_view_buffer(t, &e->bh, &e->buf, &e->have, err);
+            gcev_status st = etl_view_buffer(t, e, err);
             if (st != GCEV_OK) {
                 return st;
             }
@@ -275,30 +378,30 @@ static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
         uint32_t used = e->bh.saved_offset;
         /* Fewer than 8 bytes cannot hold a record header: the rest is padding. */
         if (e->pos < used && used - e->pos >= 8) {
-            uint64_t rec_off = e->buf_off + e->pos;
             if (e->have < (size_t)e->pos + 8) {
                 /* the input may end in the previous record's alignment padding, before pos */
-                uint64_t end = e->buf_off + e->have;
-                return etl_fail(err, GCEV_E_TRUNCATED_FILE, rec_off < end ? rec_off : end,
+                return etl_fail(err, GCEV_E_TRUNCATED_FILE, etl_cut_offset(e, e->pos),
                                 "trace ends inside an ETL record");
             }
             const char *msg = NULL;
             gcev_etl_record r;
             gcev_status st = gcev_etl_record_classify(e->buf + e->pos, 8, &r, &msg);
             if (st != GCEV_OK) {
-                return etl_fail(err, st, rec_off, msg);
+                return etl_record_fail(t, e, err, st, msg);
             }
             if (r.kind == GCEV_ETL_REC_FILL) {
                 e->pos = used;
                 continue;
             }
             if (r.size > used - e->pos) {
-                return etl_fail(err, GCEV_E_FORMAT, rec_off, "ETL record overruns its buffer's used size");
+                return etl_record_fail(t, e, err, GCEV_E_FORMAT,
+                                       "ETL record overruns its buffer's used size");
             }
             if (r.size > e->have - e->pos) {
-                return etl_fail(err, GCEV_E_TRUNCATED_FILE, rec_off, "trace ends inside an ETL record");
+                return etl_fail(err, GCEV_E_TRUNCATED_FILE, etl_cut_offset(e, e->pos),
+                                "trace ends inside an ETL record");
             }
-            st = etl_record_event(e, &r, ev, rec_off, err);
+            st = etl_record_event(t, e, &r, ev, err);
             /* Records are 8-byte aligned; r.size <= used - pos keeps this in range. */
             uint64_t next = (uint64_t)e->pos + (((uint64_t)r.size + 7u) & ~(uint64_t)7u);
             e->pos = next < used ? (uint32_t)next : used;
@@ -308,10 +411,9 @@ static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
             }
             return st;
         }
-        if (e->have < e->bh.buffer_size) {
+        if (e->file_have < e->bh.buffer_size) {
             /* the padding starts at `used`, unless the input ends before it (a fill marker) */
-            uint64_t pad = e->buf_off + used, end = e->buf_off + e->have;
-            return etl_fail(err, GCEV_E_TRUNCATED_FILE, pad < end ? pad : end,
+            return etl_fail(err, GCEV_E_TRUNCATED_FILE, etl_cut_offset(e, used),
                             "trace ends inside an ETL buffer's padding");
         }
         gcev_status st = gcev_source_skip(&t->src, e->bh.buffer_size, err);

@@ -20,13 +20,13 @@ gcev_status gcev_etl_buffer_header_parse(const uint8_t *p, gcev_etl_buffer_heade
         *msg = "ETL buffer size is smaller than its header";
         return GCEV_E_FORMAT;
     }
-    if (h->saved_offset < GCEV_ETL_BUFFER_HEADER_SIZE || h->saved_offset > h->buffer_size) {
+    /* A compressed buffer's BufferSize is what it takes in the file (header and
+     * compressed bytes) and its SavedOffset the used size once inflated, which is
+     * larger: the used size bounds the buffer only when it is stored as is. */
+    if (h->saved_offset < GCEV_ETL_BUFFER_HEADER_SIZE ||
+        (!(h->flags & GCEV_ETL_BUFFER_FLAG_COMPRESSED) && h->saved_offset > h->buffer_size)) {
         *msg = "ETL buffer's used size is outside the buffer";
         return GCEV_E_FORMAT;
-    }
-    if (h->flags & GCEV_ETL_BUFFER_FLAG_COMPRESSED) {
-        *msg = "compressed ETL buffers are not supported";
-        return GCEV_E_UNSUPPORTED;
     }
     return GCEV_OK;
 }

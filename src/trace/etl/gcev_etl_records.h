@@ -65,8 +65,10 @@ enum {
 };
 
 typedef struct gcev_etl_buffer_header {
-    uint32_t buffer_size;  /* bytes of the buffer in the file, header included */
-    uint32_t saved_offset; /* bytes in use (header + records); the rest is fill */
+    uint32_t buffer_size;  /* bytes of the buffer in the file, header included (compressed: header
+                              + compressed bytes, no alignment) */
+    uint32_t saved_offset; /* bytes in use (header + records); the rest is fill (compressed: once
+                              inflated) */
     uint32_t processor;    /* CPU whose events the buffer holds */
     uint16_t flags;        /* GCEV_ETL_BUFFER_FLAG_* */
     uint16_t buffer_type;
@@ -75,8 +77,9 @@ typedef struct gcev_etl_buffer_header {
 
 /*
  * Parses and checks the WMI_BUFFER_HEADER at p (GCEV_ETL_BUFFER_HEADER_SIZE bytes).
- * GCEV_E_FORMAT with *msg when the sizes contradict each other, GCEV_E_UNSUPPORTED
- * for compressed buffers.
+ * GCEV_E_FORMAT with *msg when the sizes contradict each other. A compressed buffer
+ * (flag 0x40, relogged files in compressed mode) holds MS-XCA Plain LZ77 data after
+ * the header that inflates to saved_offset - GCEV_ETL_BUFFER_HEADER_SIZE bytes.
  */
 gcev_status gcev_etl_buffer_header_parse(const uint8_t *p, gcev_etl_buffer_header *h, const char **msg);
 
