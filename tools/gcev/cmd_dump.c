@@ -2,8 +2,9 @@
 /*
  * gcev dump [--format text|jsonl|csv] [--gc-only] [--sort time] FILE
  * One line per event. "fields" come from the compiled schema when there is one
- * (gcev_decode + gcev_format_fields_json), else from the trace's own field
- * list (EventSource), else {}.
+ * (gcev_decode + gcev_format_fields_json, with "names" for mapped fields), else
+ * from the trace's own field list (EventSource), else {} with the payload bytes
+ * as "payload_hex".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,16 +41,56 @@ static size_t fmt_decoded(const void *ev, char *buf, size_t n)
     return gcev_format_fields_json((const gcev_event *)ev, buf, n);
 }
 
+static size_t fmt_names(const void *ev, char *buf, size_t n)
+{
+    return gcev_format_names_json((const gcev_event *)ev, buf, n);
+}
+
 static size_t fmt_selfdesc(const void *ev, char *buf, size_t n)
 {
     return gcev_trace_format_fields_json((const gcev_trace_event *)ev, buf, n);
 }
 
-/* The fields JSON of an event; *problem gets a decode error message, or NULL. */
-static const char *event_fields(dump_buf *b, const gcev_trace_event *ev, const gcev_event_desc *d,
-                                const char **problem)
+/* The payload bytes as lowercase hex. */
+static size_t fmt_hex(const void *arg, char *buf, size_t n)
 {
-    *problem = NULL;
+    const gcev_trace_event *ev = arg;
+    static const char digits[] = "0123456789abcdef";
+    size_t need = 2 * (size_t)ev->payload_size;
+    for (size_t i = 0; i < ev->payload_size && 2 * i + 2 < n; i++) {
+        buf[2 * i] = digits[ev->payload[i] >> 4];
+        buf[2 * i + 1] = digits[ev->payload[i] & 15];
+    }
+    if (n) {
+        buf[need < n ? need : n - 1 - (n - 1) % 2] = '\0';
+    }
+    return need;
+}
+
+/* What dump prints of one event's payload. */
+typedef struct dump_payload {
+    const char *fields;  /* JSON object */
+    const char *names;   /* JSON object of enum names ("{}" when none) */
+    const char *hex;     /* the payload as hex when nothing describes it, else NULL */
+    const char *problem; /* a decode error message, or NULL */
+} dump_payload;
+
+typedef struct dump_bufs {
+    dump_buf fields, names, hex;
+} dump_bufs;
+
+/*
+ * Fields from the compiled schema (and the names of mapped fields), else from the
+ * trace's own field list, else {} and the payload bytes as hex. 0 when out of memory.
+ */
+static int event_payload(dump_bufs *b, const gcev_trace_event *ev, const gcev_event_desc *d,
+                         dump_payload *out)
+{
+    out->fields = "{}";
+    out->names = "{}";
+    out->hex = NULL;
+    out->problem = NULL;
+    int described = 0;
     if (d) {
         gcev_input in = {ev->provider,     ev->event_id, ev->version,
                          ev->pointer_size, ev->payload,  ev->payload_size};
@@ -57,17 +98,30 @@ static const char *event_fields(dump_buf *b, const gcev_trace_event *ev, const g
         gcev_error err = {0};
         gcev_status st = gcev_decode(&in, &dec, &err);
         if (st != GCEV_OK) {
-            *problem = err.message ? err.message : gcev_status_str(st);
-            if (!dec.desc) {
-                return "{}";
-            }
+            out->problem = err.message ? err.message : gcev_status_str(st);
         }
-        return buf_format(b, fmt_decoded, &dec);
+        if (st == GCEV_OK || dec.desc) {
+            out->fields = buf_format(&b->fields, fmt_decoded, &dec);
+            out->names = buf_format(&b->names, fmt_names, &dec);
+            if (!out->fields || !out->names) {
+                return 0;
+            }
+            described = 1;
+        }
+    } else if (ev->nfields) {
+        out->fields = buf_format(&b->fields, fmt_selfdesc, ev);
+        if (!out->fields) {
+            return 0;
+        }
+        described = 1;
     }
-    if (ev->nfields) {
-        return buf_format(b, fmt_selfdesc, ev);
+    if (!described && ev->payload_size) {
+        out->hex = buf_format(&b->hex, fmt_hex, ev);
+        if (!out->hex) {
+            return 0;
+        }
     }
-    return "{}";
+    return 1;
 }
 
 static void csv_field(const char *s)
@@ -83,8 +137,9 @@ static void csv_field(const char *s)
 }
 
 static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, const char *name,
-                        const char *fields, const char *problem)
+                        const dump_payload *p)
 {
+    int has_names = strcmp(p->names, "{}") != 0;
     if (fmt == FMT_JSONL) {
         printf("{\"provider\":");
         gcev_cli_json_string(stdout, prov);
@@ -95,10 +150,16 @@ static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, c
         }
         gcev_cli_json_string(stdout, name);
         printf(",\"ts\":%lld,\"ms\":%.6f,\"pid\":%u,\"tid\":%llu,\"fields\":%s", (long long)ev->timestamp,
-               ev->ms, ev->process_id, (unsigned long long)ev->thread_id, fields);
-        if (problem) {
+               ev->ms, ev->process_id, (unsigned long long)ev->thread_id, p->fields);
+        if (has_names) {
+            printf(",\"names\":%s", p->names);
+        }
+        if (p->hex) {
+            printf(",\"payload_hex\":\"%s\"", p->hex);
+        }
+        if (p->problem) {
             printf(",\"error\":");
-            gcev_cli_json_string(stdout, problem);
+            gcev_cli_json_string(stdout, p->problem);
         }
         printf("}\n");
     } else if (fmt == FMT_CSV) {
@@ -111,15 +172,26 @@ static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, c
         csv_field(name);
         printf(",%lld,%.6f,%u,%llu,", (long long)ev->timestamp, ev->ms, ev->process_id,
                (unsigned long long)ev->thread_id);
-        csv_field(fields);
+        csv_field(p->fields);
+        printf(",%s,", p->hex ? p->hex : "");
+        csv_field(p->names);
         putchar('\n');
-    } else if (ev->no_event_id) {
-        printf("%12.4f %s/%s pid=%u tid=%llu %s%s%s\n", ev->ms, prov, name, ev->process_id,
-               (unsigned long long)ev->thread_id, fields, problem ? " error: " : "", problem ? problem : "");
     } else {
-        printf("%12.4f %s/%s id=%u v%u pid=%u tid=%llu %s%s%s\n", ev->ms, prov, name, ev->event_id,
-               ev->version, ev->process_id, (unsigned long long)ev->thread_id, fields,
-               problem ? " error: " : "", problem ? problem : "");
+        printf("%12.4f %s/%s", ev->ms, prov, name);
+        if (!ev->no_event_id) {
+            printf(" id=%u v%u", ev->event_id, ev->version);
+        }
+        printf(" pid=%u tid=%llu %s", ev->process_id, (unsigned long long)ev->thread_id, p->fields);
+        if (has_names) {
+            printf(" names=%s", p->names);
+        }
+        if (p->hex) {
+            printf(" payload_hex=%s", p->hex);
+        }
+        if (p->problem) {
+            printf(" error: %s", p->problem);
+        }
+        putchar('\n');
     }
 }
 
@@ -170,9 +242,9 @@ int gcev_cmd_dump(int argc, char **argv)
         return GCEV_EXIT_USAGE;
     }
     if (fmt == FMT_CSV) {
-        printf("provider,id,version,name,ts,ms,pid,tid,fields\n");
+        printf("provider,id,version,name,ts,ms,pid,tid,fields,payload_hex,names\n");
     }
-    dump_buf b = {0};
+    dump_bufs b = {{0}, {0}, {0}};
     gcev_trace_event ev;
     gcev_error err = {0};
     gcev_status st;
@@ -183,14 +255,13 @@ int gcev_cmd_dump(int argc, char **argv)
             continue;
         }
         char gbuf[37];
-        const char *problem;
-        const char *fields = event_fields(&b, &ev, d, &problem);
-        if (!fields) {
+        dump_payload p;
+        if (!event_payload(&b, &ev, d, &p)) {
             st = GCEV_E_NOMEM;
             err.message = "out of memory";
             break;
         }
-        print_event(fmt, &ev, gcev_cli_provider_label(&ev, gbuf), gcev_cli_event_name(&ev), fields, problem);
+        print_event(fmt, &ev, gcev_cli_provider_label(&ev, gbuf), gcev_cli_event_name(&ev), &p);
         if (gcev_cli_out_failed()) {
             break; /* nowhere to write: the write error is reported on the way out */
         }
@@ -207,7 +278,9 @@ int gcev_cmd_dump(int argc, char **argv)
                 "incomplete\n",
                 (unsigned long long)dropped);
     }
-    free(b.s);
+    free(b.fields.s);
+    free(b.names.s);
+    free(b.hex.s);
     gcev_trace_close(t);
     return rc;
 }
