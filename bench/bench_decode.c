@@ -4,17 +4,29 @@
  * same run: a memcpy of every payload (the memory-bandwidth floor) and the
  * generic field-walking path (decode + iterate every field).
  *
- *   bench_decode [--fixtures PATH] [--seconds S] [--loop-only N]
+ *   bench_decode [--fixtures PATH] [--trace FILE]... [--seconds S]
+ *   bench_decode --callgrind MIX N [--fixtures PATH] [--trace FILE]
  *
  * Input: the real payload mix of gc_payloads.jsonl (default
- * $GCEV_SHARED_DIR/fixtures/gc_payloads.jsonl) when present, and always a
- * synthetic mix of fixed-size GC events encoded with gcev_encode().
- * --loop-only N runs just N passes of the fixed-size decode loop (for
- * `valgrind --tool=callgrind --toggle-collect=decode_loop`: instructions/event).
+ * $GCEV_SHARED_DIR/fixtures/gc_payloads.jsonl) when present, always a
+ * synthetic mix of fixed-size GC events encoded with gcev_encode(), and with
+ * --trace the GC payloads of a real trace in its own proportions (split into
+ * fixed-size and variable-size templates).
+ *
+ * Each mix is timed through three loops: typed_loop_* (the generated
+ * gcev_decode_<family>(), payloads grouped by family, as a caller that knows
+ * its event calls it), decode_loop (gcev_decode) and walk_loop (gcev_decode +
+ * the generic field walk over every field).
+ *
+ * --callgrind MIX N runs N passes of each loop over one mix and prints the
+ * events per loop, for `valgrind --tool=callgrind --toggle-collect=<loop>`
+ * (instructions per event = collected instructions / events; bench/instructions.sh).
+ * MIX: synthetic, fixtures, fixtures-fixed, trace-fixed, trace-all. --loop-only N is
+ * the old spelling of `--callgrind synthetic N` with decode_loop only.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
-#include <gcev/gcev.h>
+#include <gcev/gcev_trace.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +35,8 @@
 
 typedef struct item {
     gcev_input in;
+    uint16_t family;
+    uint8_t fixed; /* the template has only fixed-size fields */
 } item;
 
 typedef struct mix {
@@ -47,8 +61,55 @@ static void mix_add(mix *m, const gcev_provider *p, uint16_t id, uint16_t versio
     memcpy(m->arena + m->used, data, size);
     item *it = &m->items[m->n++];
     it->in = (gcev_input){p, id, version, ps, m->arena + m->used, size};
+    it->family = 0;
+    it->fixed = 0;
+    gcev_event_info info;
+    if (p && gcev_event_get_info(gcev_event_desc_resolve(p, id, version, NULL), &info) == GCEV_OK) {
+        it->family = info.family;
+        it->fixed = 1;
+        for (size_t f = 0; f < gcev_template_field_count(info.fields); f++) {
+            gcev_field_info fi;
+            gcev_template_field(info.fields, f, &fi);
+            if (fi.is_array || fi.wire_size[0] == 0 || fi.type == GCEV_T_SYSTEMTIME) {
+                it->fixed = 0;
+            }
+        }
+    }
     m->used += size;
     m->bytes += size;
+}
+
+/* The GC items of m (fixed-size ones only when fixed_only), sharing m's arena. */
+static mix mix_filter(const mix *m, int fixed_only)
+{
+    mix r = {0};
+    r.items = malloc((m->n ? m->n : 1) * sizeof *r.items);
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->items[i].family && (!fixed_only || m->items[i].fixed)) {
+            r.items[r.n++] = m->items[i];
+            r.bytes += m->items[i].in.size;
+        }
+    }
+    r.cap = r.n;
+    return r;
+}
+
+/* GC payloads of a real trace, in file order. */
+static int load_trace(mix *m, const char *path)
+{
+    gcev_trace *t;
+    if (gcev_trace_open_file(path, NULL, &t, NULL) != GCEV_OK) {
+        return 0;
+    }
+    gcev_trace_event ev;
+    while (gcev_trace_next(t, &ev, NULL) == GCEV_OK) {
+        if (ev.provider && gcev_event_desc_resolve(ev.provider, ev.event_id, ev.version, NULL) &&
+            m->used + ev.payload_size <= m->arena_cap) {
+            mix_add(m, ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload, ev.payload_size);
+        }
+    }
+    gcev_trace_close(t);
+    return m->n > 0;
 }
 
 static int hv(char c)
@@ -127,7 +188,7 @@ static void synthetic_fixed(mix *m)
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* CPU time: the machine may be shared */
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -174,6 +235,114 @@ __attribute__((noinline)) static uint64_t walk_loop(const mix *m)
     return acc;
 }
 
+/*
+ * The typed decoders, one loop per family over that family's payloads (what a
+ * caller that already knows its event writes). Families not listed here are
+ * left out of the typed figures (typed_plan.missing counts them).
+ */
+#define TYPED_FAMILIES(X)                                                                                    \
+    X(gc_start, GC_START)                                                                                    \
+    X(gc_end, GC_END)                                                                                        \
+    X(gc_restart_ee_end, GC_RESTART_EE_END)                                                                  \
+    X(gc_heap_stats, GC_HEAP_STATS)                                                                          \
+    X(gc_create_segment, GC_CREATE_SEGMENT)                                                                  \
+    X(gc_free_segment, GC_FREE_SEGMENT)                                                                      \
+    X(gc_restart_ee_begin, GC_RESTART_EE_BEGIN)                                                              \
+    X(gc_suspend_ee_end, GC_SUSPEND_EE_END)                                                                  \
+    X(gc_suspend_ee_begin, GC_SUSPEND_EE_BEGIN)                                                              \
+    X(gc_allocation_tick, GC_ALLOCATION_TICK)                                                                \
+    X(gc_finalizers_end, GC_FINALIZERS_END)                                                                  \
+    X(gc_finalizers_begin, GC_FINALIZERS_BEGIN)                                                              \
+    X(gc_generation_range, GC_GENERATION_RANGE)                                                              \
+    X(gc_triggered, GC_TRIGGERED)                                                                            \
+    X(increase_memory_pressure, INCREASE_MEMORY_PRESSURE)                                                    \
+    X(decrease_memory_pressure, DECREASE_MEMORY_PRESSURE)                                                    \
+    X(gc_mark_with_type, GC_MARK_WITH_TYPE)                                                                  \
+    X(gc_join, GC_JOIN)                                                                                      \
+    X(gc_per_heap_history, GC_PER_HEAP_HISTORY)                                                              \
+    X(gc_global_heap_history, GC_GLOBAL_HEAP_HISTORY)                                                        \
+    X(private_gc_join, PRIVATE_GC_JOIN)                                                                      \
+    X(private_pin_plug_at_gc_time, PRIVATE_PIN_PLUG_AT_GC_TIME)
+
+typedef uint64_t (*typed_fn)(const item *it, size_t n);
+
+#define TYPED_LOOP(cname, up)                                                                                \
+    __attribute__((noinline)) uint64_t typed_loop_##cname(const item *it, size_t n);                         \
+    __attribute__((noinline)) uint64_t typed_loop_##cname(const item *it, size_t n)                          \
+    {                                                                                                        \
+        uint64_t acc = 0;                                                                                    \
+        gcev_##cname s;                                                                                      \
+        uint32_t consumed;                                                                                   \
+        for (size_t i = 0; i < n; i++) {                                                                     \
+            if (gcev_decode_##cname(it[i].in.data, it[i].in.size, it[i].in.version, it[i].in.pointer_size,   \
+                                    &s, &consumed, NULL) == GCEV_OK) {                                       \
+                acc += consumed;                                                                             \
+            }                                                                                                \
+        }                                                                                                    \
+        return acc;                                                                                          \
+    }
+TYPED_FAMILIES(TYPED_LOOP)
+
+static typed_fn typed_fn_for(uint16_t family)
+{
+    switch (family) {
+#define TYPED_CASE(cname, up)                                                                                \
+    case GCEV_FAMILY_##up:                                                                                   \
+        return typed_loop_##cname;
+        TYPED_FAMILIES(TYPED_CASE)
+    default:
+        return NULL;
+    }
+}
+
+/* The items grouped by family (stable), each group with its typed loop. */
+typedef struct typed_plan {
+    item *items;
+    size_t n;
+    struct {
+        typed_fn fn;
+        size_t first, count;
+    } groups[GCEV_FAMILY_COUNT_];
+    size_t ngroups;
+    size_t missing; /* items of families without a typed loop here */
+} typed_plan;
+
+static typed_plan plan_make(const mix *m)
+{
+    typed_plan p = {0};
+    p.items = malloc((m->n ? m->n : 1) * sizeof *p.items);
+    for (uint16_t fam = 1; fam < GCEV_FAMILY_COUNT_; fam++) {
+        size_t first = p.n;
+        for (size_t i = 0; i < m->n; i++) {
+            if (m->items[i].family == fam) {
+                if (typed_fn_for(fam)) {
+                    p.items[p.n++] = m->items[i];
+                } else {
+                    p.missing++;
+                }
+            }
+        }
+        if (p.n > first) {
+            p.groups[p.ngroups].fn = typed_fn_for(fam);
+            p.groups[p.ngroups].first = first;
+            p.groups[p.ngroups].count = p.n - first;
+            p.ngroups++;
+        }
+    }
+    return p;
+}
+
+static const typed_plan *cur_plan;
+static uint64_t plan_pass(const mix *m)
+{
+    (void)m;
+    uint64_t acc = 0;
+    for (size_t g = 0; g < cur_plan->ngroups; g++) {
+        acc += cur_plan->groups[g].fn(cur_plan->items + cur_plan->groups[g].first, cur_plan->groups[g].count);
+    }
+    return acc;
+}
+
 /* Seconds per pass of fn, repeated until `budget` seconds have passed. */
 static double time_pass(uint64_t (*fn)(const mix *), const mix *m, double budget)
 {
@@ -195,59 +364,142 @@ static uint64_t memcpy_pass(const mix *m)
 
 static void report(const char *label, const mix *m, double budget)
 {
+    if (m->n == 0) {
+        return;
+    }
+    typed_plan plan = plan_make(m);
+    cur_plan = &plan;
     double tc = time_pass(memcpy_pass, m, budget);
+    double tt = plan.n ? time_pass(plan_pass, m, budget) : 0.0;
     double td = time_pass(decode_loop, m, budget);
     double tw = time_pass(walk_loop, m, budget);
     double ev = (double)m->n;
-    printf("%-28s %7zu events %8.1f KB | decode %7.1f M ev/s %7.0f MB/s %5.1f ns/ev | "
-           "memcpy/decode time %5.2f | decode/walk time %5.2f\n",
-           label, m->n, (double)m->bytes / 1024.0, ev / td / 1e6, (double)m->bytes / td / 1e6, td / ev * 1e9,
-           tc / td, td / tw);
+    printf("%-28s %7zu events %8.1f KB | typed %7.1f M ev/s | decode %7.1f M ev/s %7.0f MB/s %5.1f ns/ev | "
+           "memcpy/decode time %5.2f | decode/walk time %5.2f",
+           label, m->n, (double)m->bytes / 1024.0, plan.n ? (double)plan.n / tt / 1e6 : 0.0, ev / td / 1e6,
+           (double)m->bytes / td / 1e6, td / ev * 1e9, tc / td, td / tw);
+    if (plan.missing) {
+        printf(" (typed: %zu events without a typed loop)", plan.missing);
+    }
+    printf("\n");
+    free(plan.items);
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: bench_decode [--fixtures PATH] [--trace FILE]... [--seconds S]\n"
+            "       bench_decode --callgrind synthetic|fixtures|fixtures-fixed|trace-fixed|trace-all N\n"
+            "                    [--fixtures PATH] [--trace FILE]\n");
+    exit(2);
 }
 
 int main(int argc, char **argv)
 {
     const char *fixtures = NULL;
+    const char *traces[64];
+    size_t ntraces = 0;
+    const char *cg_mix = NULL;
     double seconds = 0.3;
-    long loop_only = 0;
+    long passes = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--fixtures") && i + 1 < argc) {
             fixtures = argv[++i];
+        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc && ntraces < 64) {
+            traces[ntraces++] = argv[++i];
         } else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
             seconds = atof(argv[++i]);
         } else if (!strcmp(argv[i], "--loop-only") && i + 1 < argc) {
-            loop_only = atol(argv[++i]);
+            cg_mix = "synthetic-decode";
+            passes = atol(argv[++i]);
+        } else if (!strcmp(argv[i], "--callgrind") && i + 2 < argc) {
+            cg_mix = argv[++i];
+            passes = atol(argv[++i]);
         } else {
-            fprintf(stderr, "usage: bench_decode [--fixtures PATH] [--seconds S] [--loop-only N]\n");
-            return 2;
+            usage();
         }
     }
-    mix fixed = {0};
-    fixed.arena_cap = 1 << 20;
-    fixed.arena = malloc(fixed.arena_cap);
-    synthetic_fixed(&fixed);
-    if (loop_only > 0) {
-        for (long i = 0; i < loop_only; i++) {
-            sink += decode_loop(&fixed);
-        }
-        printf("%ld passes x %zu fixed-size events = %ld decodes\n", loop_only, fixed.n,
-               loop_only * (long)fixed.n);
-        return 0;
-    }
-    printf("ratios: memcpy/decode = time of memcpy of the same bytes / time of decode (1.0 = memory speed);\n"
-           "        decode/walk   = time of decode / time of decode + generic field walk\n");
-    report("fixed-size GC mix (synthetic)", &fixed, seconds);
-
     char path[4096];
     if (!fixtures && getenv("GCEV_SHARED_DIR")) {
         snprintf(path, sizeof path, "%s/fixtures/gc_payloads.jsonl", getenv("GCEV_SHARED_DIR"));
         fixtures = path;
     }
+    mix fixed = {0};
+    fixed.arena_cap = 1 << 20;
+    fixed.arena = malloc(fixed.arena_cap);
+    synthetic_fixed(&fixed);
     mix real = {0};
     real.arena_cap = 1 << 22;
     real.arena = malloc(real.arena_cap);
-    if (fixtures && load_fixtures(&real, fixtures)) {
+    int have_fixtures = fixtures && load_fixtures(&real, fixtures);
+    mix from_trace = {0};
+    from_trace.arena_cap = (size_t)1 << 28;
+    from_trace.arena = malloc(from_trace.arena_cap);
+    for (size_t i = 0; i < ntraces; i++) {
+        if (!load_trace(&from_trace, traces[i])) {
+            fprintf(stderr, "bench_decode: no GC events read from %s\n", traces[i]);
+        }
+    }
+
+    if (cg_mix) {
+        mix sel;
+        int owned = 1;
+        if (!strcmp(cg_mix, "synthetic") || !strcmp(cg_mix, "synthetic-decode")) {
+            sel = fixed;
+            owned = 0;
+        } else if (!strcmp(cg_mix, "fixtures")) {
+            sel = real;
+            owned = 0;
+        } else if (!strcmp(cg_mix, "fixtures-fixed")) {
+            sel = mix_filter(&real, 1);
+        } else if (!strcmp(cg_mix, "trace-fixed")) {
+            sel = mix_filter(&from_trace, 1);
+        } else if (!strcmp(cg_mix, "trace-all")) {
+            sel = mix_filter(&from_trace, 0);
+        } else {
+            usage();
+        }
+        typed_plan plan = plan_make(&sel);
+        cur_plan = &plan;
+        for (long i = 0; i < passes; i++) {
+            sink += decode_loop(&sel);
+        }
+        if (strcmp(cg_mix, "synthetic-decode") != 0) {
+            for (long i = 0; i < passes; i++) {
+                sink += plan_pass(&sel);
+                sink += walk_loop(&sel);
+            }
+        }
+        /* the figures bench/instructions.sh reads */
+        printf("mix %s: %ld passes\n", cg_mix, passes);
+        printf("events decode_loop %ld\n", passes * (long)sel.n);
+        printf("events walk_loop %ld\n", passes * (long)sel.n);
+        printf("events typed %ld (+%zu per pass without a typed loop)\n", passes * (long)plan.n,
+               plan.missing);
+        printf("%ld passes x %zu events = %ld decodes\n", passes, sel.n, passes * (long)sel.n);
+        free(plan.items);
+        if (owned) {
+            free(sel.items);
+        }
+        return 0;
+    }
+
+    printf("ratios: memcpy/decode = time of memcpy of the same bytes / time of decode (1.0 = memory speed);\n"
+           "        decode/walk   = time of decode / time of decode + generic field walk\n"
+           "typed = gcev_decode_<family>() grouped by family; decode = gcev_decode()\n");
+    report("fixed-size GC mix (synthetic)", &fixed, seconds);
+    if (ntraces) {
+        mix a = mix_filter(&from_trace, 1), b = mix_filter(&from_trace, 0);
+        report("trace GC events, fixed-size", &a, seconds);
+        report("trace GC events, all", &b, seconds);
+        free(a.items);
+        free(b.items);
+    }
+    if (have_fixtures) {
+        mix ff = mix_filter(&real, 1);
         report("real fixture mix", &real, seconds);
+        report("real fixtures, fixed-size", &ff, seconds);
+        free(ff.items);
         /* per family: the fixture payloads of each (provider, id, version) */
         for (size_t i = 0; i < real.n; i++) {
             const gcev_input *a = &real.items[i].in;
@@ -285,5 +537,7 @@ int main(int argc, char **argv)
     free(fixed.arena);
     free(real.items);
     free(real.arena);
+    free(from_trace.items);
+    free(from_trace.arena);
     return 0;
 }

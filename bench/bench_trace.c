@@ -4,6 +4,11 @@
  * .netperf in $GCEV_SHARED_DIR/corpus), events/s and MB/s walking every event,
  * with and without decoding the GC payloads, and the ratio to a plain
  * sequential read (checksum) of the same bytes, measured in the same run.
+ *
+ *   bench_trace [TRACE...]
+ *   bench_trace --callgrind N TRACE   N passes of walk_loop, then N of walk_decode_loop,
+ *                                     printing the events each walked (for
+ *                                     valgrind --toggle-collect=walk_loop; bench/instructions.sh)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -18,7 +23,7 @@
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* CPU time: the machine may be shared */
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -66,6 +71,37 @@ static unsigned long long walk(const uint8_t *p, size_t n, int decode, unsigned 
     return k;
 }
 
+/* Named loops for callgrind's --toggle-collect. */
+__attribute__((noinline)) unsigned long long walk_loop(const uint8_t *p, size_t n, unsigned long long *sink);
+__attribute__((noinline)) unsigned long long walk_loop(const uint8_t *p, size_t n, unsigned long long *sink)
+{
+    return walk(p, n, 0, sink);
+}
+
+__attribute__((noinline)) unsigned long long walk_decode_loop(const uint8_t *p, size_t n,
+                                                              unsigned long long *sink);
+__attribute__((noinline)) unsigned long long walk_decode_loop(const uint8_t *p, size_t n,
+                                                              unsigned long long *sink)
+{
+    return walk(p, n, 1, sink);
+}
+
+/* GC events (a compiled schema) of the trace. */
+static unsigned long long gc_events(const uint8_t *p, size_t n)
+{
+    gcev_trace *t;
+    if (gcev_trace_open_memory(p, n, NULL, &t, NULL) != GCEV_OK) {
+        return 0;
+    }
+    gcev_trace_event ev;
+    unsigned long long k = 0;
+    while (gcev_trace_next(t, &ev, NULL) == GCEV_OK) {
+        k += ev.provider && gcev_event_desc_resolve(ev.provider, ev.event_id, ev.version, NULL);
+    }
+    gcev_trace_close(t);
+    return k;
+}
+
 static void bench_one(const char *path)
 {
     size_t n;
@@ -91,7 +127,7 @@ static void bench_one(const char *path)
     for (int d = 0; d < 2; d++) {
         t0 = now();
         for (int r = 0; r < reps; r++) {
-            events = walk(p, n, d, &sink);
+            events = d ? walk_decode_loop(p, n, &sink) : walk_loop(p, n, &sink);
         }
         t_walk[d] = now() - t0;
     }
@@ -109,6 +145,26 @@ static void bench_one(const char *path)
 
 int main(int argc, char **argv)
 {
+    if (argc == 4 && !strcmp(argv[1], "--callgrind")) {
+        long passes = atol(argv[2]);
+        size_t n;
+        uint8_t *p = slurp(argv[3], &n);
+        if (!p) {
+            fprintf(stderr, "cannot read %s\n", argv[3]);
+            return 1;
+        }
+        unsigned long long sink = 0, events = 0, gc = gc_events(p, n);
+        for (long r = 0; r < passes; r++) {
+            events += walk_loop(p, n, &sink);
+        }
+        for (long r = 0; r < passes; r++) {
+            walk_decode_loop(p, n, &sink);
+        }
+        printf("events walk_loop %llu\nevents walk_decode_loop %llu\ngc_events walk_decode_loop %llu\n",
+               events, events, gc * (unsigned long long)passes);
+        free(p);
+        return sink == 42;
+    }
     if (argc > 1) {
         for (int i = 1; i < argc; i++) {
             bench_one(argv[i]);

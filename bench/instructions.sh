@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Instructions per event, counted by callgrind (valgrind --tool=callgrind): the typed
+# decoders, gcev_decode, the generic field walk, the trace walk of each corpus trace and
+# walk + decode of every GC event. Deterministic (no timing), so before/after figures
+# compare exactly.
+#
+#   bench/instructions.sh [BUILD_DIR]     (default build; configure it Release)
+#
+# Decode mixes: "synthetic" (fixed-size GC events in a real trace's proportions, encoded
+# by gcev_encode), "fixtures" (the fixed-size payloads of ../shared/fixtures), "3.0 trace"
+# (every fixed-size GC payload of the .NET Core 3.0 corpus trace, in its own order) and
+# "3.0 trace, all GC" (fixed and variable size). The typed loop calls the generated
+# gcev_decode_<family>() over each family's payloads; the field walk figure is decode +
+# walk minus decode. Traces: $GCEV_SHARED_DIR/corpus (default ../shared/corpus), plus any
+# large trace in BUILD_DIR/bigtraces (bench/whole_process.sh makes them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+shared=${GCEV_SHARED_DIR:-$(cd .. && pwd)/shared}
+export GCEV_SHARED_DIR=$shared
+corpus=$shared/corpus
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed" >&2; exit 1; }
+
+# collected instructions of one toggled function
+ir() { # ir FN CMD...
+    local fn=$1
+    shift
+    valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" --toggle-collect="$fn" "$@" \
+        >"$out/stdout" 2>"$out/stderr" || { cat "$out/stderr" >&2; exit 1; }
+    awk '/^(summary|totals):/ {print $2; exit}' "$out/cg.out"
+}
+# events the program reports for a loop: "events LOOP N"
+events() { awk -v k="$1" '$1 == "events" && $2 == k {print $3}' "$out/stdout"; }
+per() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "-" }'; }
+
+printf '%-34s %12s %12s %12s %12s\n' "decode (instructions/event)" "typed" "gcev_decode" "field walk" "events"
+decode_mix() { # decode_mix LABEL MIX PASSES [ARGS...]
+    local label=$1 mix=$2 passes=$3
+    shift 3
+    local d t w nd nt
+    d=$(ir decode_loop "$build/bench/bench_decode" --callgrind "$mix" "$passes" "$@")
+    nd=$(events decode_loop)
+    t=$(ir 'typed_loop_*' "$build/bench/bench_decode" --callgrind "$mix" "$passes" "$@")
+    nt=$(events typed)
+    w=$(ir walk_loop "$build/bench/bench_decode" --callgrind "$mix" "$passes" "$@")
+    printf '%-34s %12s %12s %12s %12s\n' "$label" "$(per "$t" "$nt")" "$(per "$d" "$nd")" \
+        "$(per $((w - d)) "$nd")" "$nd"
+}
+decode_mix "synthetic fixed-size mix" synthetic 20
+if [ -f "$shared/fixtures/gc_payloads.jsonl" ]; then
+    decode_mix "fixtures, fixed-size" fixtures-fixed 200
+fi
+t30=$corpus/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace
+if [ -f "$t30" ]; then
+    decode_mix "3.0 trace, fixed-size GC" trace-fixed 2 --trace "$t30"
+    decode_mix "3.0 trace, all GC" trace-all 2 --trace "$t30"
+fi
+
+echo
+printf '%-58s %12s %14s %12s %12s\n' "trace walk (instructions/event)" "walk" "walk+decode" "per GC event" "events"
+for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$build"/bigtraces/*; do
+    [ -f "$f" ] || continue
+    size=$(stat -c %s "$f")
+    passes=$(( size > 20000000 ? 1 : (size > 1000000 ? 2 : 20) ))
+    w=$(ir walk_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
+    n=$(events walk_loop)
+    wd=$(ir walk_decode_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
+    g=$(awk '$1 == "gc_events" {print $3}' "$out/stdout")
+    printf '%-58s %12s %14s %12s %12s\n' "$(basename "$f")" "$(per "$w" "$n")" "$(per "$wd" "$n")" \
+        "$(per $((wd - w)) "$g")" "$n"
+done
