@@ -20,7 +20,8 @@
  *
  * --callgrind MIX N runs N passes of each loop over one mix and prints the
  * events per loop, for `valgrind --tool=callgrind --toggle-collect=<loop>`
- * (instructions per event = collected instructions / events; bench/instructions.sh).
+ * (instructions per event = collected instructions / events; bench/instructions.sh), and
+ * nop_typed_loop / nop_decode_loop, the same loops around functions that do nothing.
  * MIX: synthetic, fixtures, fixtures-fixed, trace-fixed, trace-all. --loop-only N is
  * the old spelling of `--callgrind synthetic N` with decode_loop only.
  */
@@ -343,6 +344,66 @@ static uint64_t plan_pass(const mix *m)
     return acc;
 }
 
+/*
+ * The same loops around functions that do nothing (same arguments, same results
+ * used): their instructions are the caller's share (loop, argument set-up, call and
+ * return), which bench/instructions.sh subtracts to give the decoders' own counts.
+ */
+__attribute__((noinline)) gcev_status nop_typed(const uint8_t *data, size_t size, uint16_t version,
+                                                uint8_t pointer_size, void *out, uint32_t *consumed,
+                                                gcev_error *err);
+__attribute__((noinline)) gcev_status nop_typed(const uint8_t *data, size_t size, uint16_t version,
+                                                uint8_t pointer_size, void *out, uint32_t *consumed,
+                                                gcev_error *err)
+{
+    (void)data;
+    (void)version;
+    (void)pointer_size;
+    (void)out;
+    (void)err;
+    *consumed = (uint32_t)size;
+    __asm__ volatile("" ::: "memory");
+    return GCEV_OK;
+}
+
+__attribute__((noinline)) gcev_status nop_decode(const gcev_input *in, gcev_event *out, gcev_error *err);
+__attribute__((noinline)) gcev_status nop_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
+{
+    (void)err;
+    out->consumed = (uint32_t)in->size;
+    __asm__ volatile("" ::: "memory");
+    return GCEV_OK;
+}
+
+__attribute__((noinline)) uint64_t nop_typed_loop(const mix *m);
+__attribute__((noinline)) uint64_t nop_typed_loop(const mix *m)
+{
+    uint64_t acc = 0;
+    gcev_union s;
+    uint32_t consumed;
+    for (size_t i = 0; i < m->n; i++) {
+        const item *it = &m->items[i];
+        if (nop_typed(it->in.data, it->in.size, it->in.version, it->in.pointer_size, &s, &consumed, NULL) ==
+            GCEV_OK) {
+            acc += consumed;
+        }
+    }
+    return acc;
+}
+
+__attribute__((noinline)) uint64_t nop_decode_loop(const mix *m);
+__attribute__((noinline)) uint64_t nop_decode_loop(const mix *m)
+{
+    uint64_t acc = 0;
+    gcev_event ev;
+    for (size_t i = 0; i < m->n; i++) {
+        if (nop_decode(&m->items[i].in, &ev, NULL) == GCEV_OK) {
+            acc += ev.consumed;
+        }
+    }
+    return acc;
+}
+
 /* Seconds per pass of fn, repeated until `budget` seconds have passed. */
 static double time_pass(uint64_t (*fn)(const mix *), const mix *m, double budget)
 {
@@ -468,12 +529,16 @@ int main(int argc, char **argv)
             for (long i = 0; i < passes; i++) {
                 sink += plan_pass(&sel);
                 sink += walk_loop(&sel);
+                sink += nop_typed_loop(&sel);
+                sink += nop_decode_loop(&sel);
             }
         }
         /* the figures bench/instructions.sh reads */
         printf("mix %s: %ld passes\n", cg_mix, passes);
         printf("events decode_loop %ld\n", passes * (long)sel.n);
         printf("events walk_loop %ld\n", passes * (long)sel.n);
+        printf("events nop_typed_loop %ld\nevents nop_decode_loop %ld\n", passes * (long)sel.n,
+               passes * (long)sel.n);
         printf("events typed %ld (+%zu per pass without a typed loop)\n", passes * (long)plan.n,
                plan.missing);
         printf("%ld passes x %zu events = %ld decodes\n", passes, sel.n, passes * (long)sel.n);

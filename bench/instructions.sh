@@ -11,8 +11,9 @@
 # by gcev_encode), "fixtures" (the fixed-size payloads of ../shared/fixtures), "3.0 trace"
 # (every fixed-size GC payload of the .NET Core 3.0 corpus trace, in its own order) and
 # "3.0 trace, all GC" (fixed and variable size). The typed loop calls the generated
-# gcev_decode_<family>() over each family's payloads; the field walk figure is decode +
-# walk minus decode. Traces: $GCEV_SHARED_DIR/corpus (default ../shared/corpus), plus any
+# gcev_decode_<family>() over each family's payloads; "(own)" subtracts the same loop around
+# a function that does nothing (the caller's loop, argument set-up, call and return); the
+# field walk figure is decode + walk minus decode. Traces: $GCEV_SHARED_DIR/corpus (default ../shared/corpus), plus any
 # large trace in BUILD_DIR/bigtraces (bench/whole_process.sh makes them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,18 +37,22 @@ ir() { # ir FN CMD...
 events() { awk -v k="$1" '$1 == "events" && $2 == k {print $3}' "$out/stdout"; }
 per() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "-" }'; }
 
-printf '%-34s %12s %12s %12s %12s\n' "decode (instructions/event)" "typed" "gcev_decode" "field walk" "events"
+printf '%-30s %9s %9s %11s %11s %9s %8s\n' "decode (instructions/event)" "typed" "(own)" "gcev_decode" "(own)" \
+    "walk" "events"
 decode_mix() { # decode_mix LABEL MIX PASSES [ARGS...]
     local label=$1 mix=$2 passes=$3
     shift 3
-    local d t w nd nt
+    local d t w nt nd ot od
     d=$(ir decode_loop "$build/bench/bench_decode" --callgrind "$mix" "$passes" "$@")
     nd=$(events decode_loop)
     t=$(ir 'typed_loop_*' "$build/bench/bench_decode" --callgrind "$mix" "$passes" "$@")
     nt=$(events typed)
     w=$(ir walk_loop "$build/bench/bench_decode" --callgrind "$mix" "$passes" "$@")
-    printf '%-34s %12s %12s %12s %12s\n' "$label" "$(per "$t" "$nt")" "$(per "$d" "$nd")" \
-        "$(per $((w - d)) "$nd")" "$nd"
+    ot=$(ir nop_typed_loop "$build/bench/bench_decode" --callgrind "$mix" "$passes" "$@")
+    od=$(ir nop_decode_loop "$build/bench/bench_decode" --callgrind "$mix" "$passes" "$@")
+    printf '%-30s %9s %9s %11s %11s %9s %8s\n' "$label" "$(per "$t" "$nt")" \
+        "$(awk -v a="$t" -v n="$nt" -v o="$ot" -v m="$nd" 'BEGIN { if (n > 0) printf "%.1f", a / n - o / m; else printf "-" }')" \
+        "$(per "$d" "$nd")" "$(per $((d - od)) "$nd")" "$(per $((w - d)) "$nd")" "$nd"
 }
 decode_mix "synthetic fixed-size mix" synthetic 20
 if [ -f "$shared/fixtures/gc_payloads.jsonl" ]; then

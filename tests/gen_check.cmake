@@ -5,8 +5,9 @@
 #   MODE=same     GEN ARGS_A ARGS_B     two generations (|-separated arguments) must give identical
 #                                       files, ignoring the first (banner) line
 #   MODE=fail_emit GEN MANIFEST EXPECT WORK  as fail, when generating C (errors of the emit stage)
-#   MODE=golden   GEN MANIFEST WORK EXPECTED_H EXPECTED_C  the C generated from MANIFEST must equal
-#                                       the EXPECTED files byte for byte
+#   MODE=golden   GEN MANIFEST WORK EXPECTED_H EXPECTED_C EXPECTED_D  the C generated from MANIFEST
+#                                       (header, tables, decoders) must equal the EXPECTED files
+#                                       byte for byte
 cmake_minimum_required(VERSION 3.20)
 if(MODE STREQUAL "fail")
   execute_process(COMMAND "${GEN}" --describe "${MANIFEST}" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
@@ -19,8 +20,8 @@ if(MODE STREQUAL "fail")
   endif()
 elseif(MODE STREQUAL "fail_emit")
   file(MAKE_DIRECTORY "${WORK}")
-  execute_process(COMMAND "${GEN}" --header "${WORK}/e.h" --source "${WORK}/e.c" "${MANIFEST}"
-                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  execute_process(COMMAND "${GEN}" --header "${WORK}/e.h" --source "${WORK}/e.c" --decoder "${WORK}/d.c"
+                  "${MANIFEST}" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
   get_filename_component(name "${MANIFEST}" NAME)
   if(rc EQUAL 0)
     message(FATAL_ERROR "gcev-gen generated C from ${name}")
@@ -30,12 +31,12 @@ elseif(MODE STREQUAL "fail_emit")
   endif()
 elseif(MODE STREQUAL "golden")
   file(MAKE_DIRECTORY "${WORK}")
-  execute_process(COMMAND "${GEN}" --header "${WORK}/e.h" --source "${WORK}/e.c" "${MANIFEST}"
-                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  execute_process(COMMAND "${GEN}" --header "${WORK}/e.h" --source "${WORK}/e.c" --decoder "${WORK}/d.c"
+                  "${MANIFEST}" RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "generation failed: ${err}")
   endif()
-  foreach(pair "e.h|${EXPECTED_H}" "e.c|${EXPECTED_C}")
+  foreach(pair "e.h|${EXPECTED_H}" "e.c|${EXPECTED_C}" "d.c|${EXPECTED_D}")
     string(REPLACE "|" ";" pair "${pair}")
     list(GET pair 0 got)
     list(GET pair 1 want)
@@ -56,12 +57,12 @@ elseif(MODE STREQUAL "same")
     string(REPLACE "|" ";" ARGS_${side} "${ARGS_${side}}")
     file(MAKE_DIRECTORY "${WORK}/${side}")
     execute_process(COMMAND "${GEN}" ${ARGS_${side}} --header "${WORK}/${side}/e.h" --source "${WORK}/${side}/e.c"
-                    RESULT_VARIABLE rc ERROR_VARIABLE err)
+                    --decoder "${WORK}/${side}/d.c" RESULT_VARIABLE rc ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "generation ${side} failed: ${err}")
     endif()
   endforeach()
-  foreach(f e.h e.c)
+  foreach(f e.h e.c d.c)
     file(STRINGS "${WORK}/A/${f}" a)
     file(STRINGS "${WORK}/B/${f}" b)
     list(REMOVE_AT a 0)

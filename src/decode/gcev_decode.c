@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The table-driven decoder: walks a generated template over the payload and
+ * The descriptor engine: walks a generated template over the payload and
  * stores each field into the typed struct at the offset the generator
- * recorded. No allocation, no global state; every read is checked as
- * `size - pos < n` so no sum can overflow.
+ * recorded. It decodes what the generated straight-line bodies do not
+ * (variable-size templates) and is their error path: a body that cannot
+ * decode hands over to it, and it reports the field and offset. No
+ * allocation, no global state; every read is checked as `size - pos < n` so
+ * no sum can overflow.
  */
 #include <gcev/gcev.h>
 
@@ -190,7 +193,8 @@ gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned fla
 
         if (is_array(f)) {
             uint64_t count = f->count_field >= 0 ? vals[f->count_field] : f->fixed_count;
-            gcev_array a = {0};
+            gcev_array a;
+            memset(&a, 0, sizeof a); /* padding too: decoded structs are byte-for-byte deterministic */
             a.data = data + pos;
             a.pointer_size = (uint8_t)ps;
             a.elem_type = f->type;
@@ -277,10 +281,16 @@ gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned fla
             }
             if (dst) {
                 if (type == GCEV_T_UNICODE_STRING) {
-                    gcev_utf16 s = {data + pos, n};
+                    gcev_utf16 s;
+                    memset(&s, 0, sizeof s); /* padding too */
+                    s.data = data + pos;
+                    s.nbytes = n;
                     memcpy(dst, &s, sizeof s);
                 } else {
-                    gcev_bytes b = {data + pos, n};
+                    gcev_bytes b;
+                    memset(&b, 0, sizeof b);
+                    b.data = data + pos;
+                    b.size = n;
                     memcpy(dst, &b, sizeof b);
                 }
             }
@@ -309,7 +319,10 @@ gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned fla
                 }
             } else if (type == GCEV_T_SYSTEMTIME) {
                 if (dst) {
-                    gcev_bytes b = {p, 16};
+                    gcev_bytes b;
+                    memset(&b, 0, sizeof b);
+                    b.data = p;
+                    b.size = 16;
                     memcpy(dst, &b, sizeof b);
                 }
             } else {
@@ -340,45 +353,12 @@ gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned fla
     return st;
 }
 
-/* The version look-up, inlined on the decode path (gcev_event_desc_resolve is its public face). */
-static inline const gcev_event_desc *resolve(const gcev_provider *p, uint16_t id, uint16_t version,
-                                             gcev_status *status)
-{
-    if (id > p->max_id || p->by_id[id] == 0) {
-        *status = GCEV_E_UNKNOWN_EVENT;
-        return NULL;
-    }
-    const gcev_event_desc *e = &p->events[p->by_id[id] - 1];
-    const gcev_event_desc *end = p->events + p->nevents;
-    for (; e + 1 < end && e[1].id == id && e->version < version; e++) {
-    }
-    if (e->version == version || version > e->version) {
-        /* exact, or newer than the newest known: versions only append fields */
-        *status = GCEV_OK;
-        return e;
-    }
-    *status = GCEV_E_UNKNOWN_VERSION;
-    return NULL;
-}
-
-const gcev_event_desc *gcev_event_desc_resolve(const gcev_provider *p, uint16_t id, uint16_t version,
-                                               gcev_status *status)
-{
-    gcev_status st = GCEV_E_UNKNOWN_PROVIDER;
-    const gcev_event_desc *d = p ? resolve(p, id, version, &st) : NULL;
-    if (status) {
-        *status = st;
-    }
-    return d;
-}
-
-/* Decodes into the family struct; arguments already validated. */
-static inline gcev_status decode_into(const gcev_event_desc *desc, unsigned ps, const uint8_t *data,
-                                      uint32_t size, uint8_t *out, uint32_t *consumed, gcev_error *err)
+gcev_status gcev_decode_into(const gcev_event_desc *desc, unsigned ps, const uint8_t *data, uint32_t size,
+                             uint8_t *out, uint32_t *consumed, gcev_error *err)
 {
     const gcev_template *t = desc->tmpl;
     /* Absent members read as zero. A template that writes every member (usually
-     * the newest version) skips the zeroing: the decode path's largest cost. */
+     * the newest version) skips the zeroing. */
     const int covered =
         t &&
         (t->flags & (GCEV_TF_FIXED | GCEV_TF_COVERS_STRUCT)) == (GCEV_TF_FIXED | GCEV_TF_COVERS_STRUCT) &&
@@ -405,13 +385,9 @@ static inline gcev_status decode_into(const gcev_event_desc *desc, unsigned ps, 
     return st;
 }
 
-gcev_status gcev_decode_desc(const gcev_event_desc *desc, uint8_t pointer_size, const uint8_t *data,
-                             size_t size, void *struct_out, uint32_t *consumed, gcev_error *err)
+gcev_status gcev_decode_check_args(const gcev_event_desc *desc, uint8_t pointer_size, const uint8_t *data,
+                                   size_t size, const void *struct_out, gcev_error *err)
 {
-    uint32_t used = 0;
-    if (consumed) {
-        *consumed = 0;
-    }
     if (!desc || !struct_out || (!data && size)) {
         return fail(err, GCEV_E_INVALID_ARG, 0, NULL);
     }
@@ -421,14 +397,44 @@ gcev_status gcev_decode_desc(const gcev_event_desc *desc, uint8_t pointer_size, 
     if (size > UINT32_MAX - 1) {
         return fail(err, GCEV_E_LIMIT, 0, NULL);
     }
-    gcev_status st = decode_into(desc, pointer_size, data, (uint32_t)size, struct_out, &used, err);
+    return GCEV_OK;
+}
+
+gcev_status gcev_decode_engine(const gcev_event_desc *desc, uint8_t pointer_size, const uint8_t *data,
+                               size_t size, void *struct_out, uint32_t *consumed, gcev_error *err)
+{
+    uint32_t used = 0;
+    if (consumed) {
+        *consumed = 0;
+    }
+    gcev_status st = gcev_decode_check_args(desc, pointer_size, data, size, struct_out, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    st = gcev_decode_into(desc, pointer_size, data, (uint32_t)size, struct_out, &used, err);
     if (consumed) {
         *consumed = used;
     }
     return st;
 }
 
-gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
+gcev_status gcev_decode_engine_family(uint16_t family, uint16_t version, uint8_t pointer_size,
+                                      const uint8_t *data, size_t size, void *out, uint32_t *consumed,
+                                      gcev_error *err)
+{
+    const gcev_family_info *fam = gcev_family_get(family);
+    if (!fam || !out) {
+        return fail(err, GCEV_E_INVALID_ARG, 0, NULL);
+    }
+    gcev_status st;
+    const gcev_event_desc *desc = gcev_desc_resolve(fam->provider, fam->id, version, &st);
+    if (!desc) {
+        return fail(err, st, 0, NULL);
+    }
+    return gcev_decode_engine(desc, pointer_size, data, size, out, consumed, err);
+}
+
+gcev_status gcev_decode_engine_event(const gcev_input *in, gcev_event *out, gcev_error *err)
 {
     if (!in || !out) {
         return fail(err, GCEV_E_INVALID_ARG, 0, NULL);
@@ -439,14 +445,14 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
     if (!in->provider) {
         return fail(err, GCEV_E_UNKNOWN_PROVIDER, 0, NULL);
     }
-    if ((in->pointer_size != 4 && in->pointer_size != 8)) {
+    if (in->pointer_size != 4 && in->pointer_size != 8) {
         return fail(err, GCEV_E_BAD_POINTER_SIZE, 0, NULL);
     }
     if ((!in->data && in->size) || in->size > UINT32_MAX - 1) {
         return fail(err, in->data ? GCEV_E_LIMIT : GCEV_E_INVALID_ARG, 0, NULL);
     }
     gcev_status st;
-    const gcev_event_desc *desc = resolve(in->provider, in->event_id, in->version, &st);
+    const gcev_event_desc *desc = gcev_desc_resolve(in->provider, in->event_id, in->version, &st);
     if (!desc) {
         return fail(err, st, 0, NULL);
     }
@@ -455,27 +461,12 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
     out->version = in->version;
     out->pointer_size = in->pointer_size;
     out->newer_version = in->version > desc->version;
+    const uint32_t size = (uint32_t)in->size;
     uint32_t consumed = 0;
-    st =
-        decode_into(desc, in->pointer_size, in->data, (uint32_t)in->size, (uint8_t *)&out->u, &consumed, err);
+    st = gcev_decode_into(desc, in->pointer_size, in->data, size, (uint8_t *)&out->u, &consumed, err);
     out->consumed = consumed;
-    out->trailing = st == GCEV_OK ? (uint32_t)in->size - consumed : 0;
+    out->trailing = st == GCEV_OK ? size - consumed : 0;
     return st;
-}
-
-gcev_status gcev_decode_family(uint16_t family, uint16_t version, uint8_t pointer_size, const uint8_t *data,
-                               size_t size, void *out, uint32_t *consumed, gcev_error *err)
-{
-    const gcev_family_info *fam = gcev_family_get(family);
-    if (!fam || !out) {
-        return fail(err, GCEV_E_INVALID_ARG, 0, NULL);
-    }
-    gcev_status st;
-    const gcev_event_desc *desc = gcev_event_desc_resolve(fam->provider, fam->id, version, &st);
-    if (!desc) {
-        return fail(err, st, 0, NULL);
-    }
-    return gcev_decode_desc(desc, pointer_size, data, size, out, consumed, err);
 }
 
 uint64_t gcev_array_u64_at(const gcev_array *a, uint32_t i)

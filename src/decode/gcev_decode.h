@@ -23,4 +23,25 @@ gcev_status gcev_decode_fields(const gcev_template *t, unsigned pointer_size, un
                                const uint8_t *data, uint32_t size, uint32_t *pos, uint8_t *out,
                                gcev_error *err);
 
+/*
+ * Decodes into the family struct out with the descriptor engine alone; arguments
+ * already validated (gcev_decode_check_args). Absent members read as zero.
+ */
+gcev_status gcev_decode_into(const gcev_event_desc *desc, unsigned pointer_size, const uint8_t *data,
+                             uint32_t size, uint8_t *out, uint32_t *consumed, gcev_error *err);
+/* The argument checks of gcev_decode_desc(): GCEV_OK or the status it returns. */
+gcev_status gcev_decode_check_args(const gcev_event_desc *desc, uint8_t pointer_size, const uint8_t *data,
+                                   size_t size, const void *struct_out, gcev_error *err);
+/*
+ * gcev_decode_desc(), gcev_decode_family() and gcev_decode() with the descriptor
+ * engine only, never a straight-line body: the typed decoders' fall-back, and what
+ * the differential test (tests/test_fastpath.c) holds the bodies against.
+ */
+gcev_status gcev_decode_engine(const gcev_event_desc *desc, uint8_t pointer_size, const uint8_t *data,
+                               size_t size, void *struct_out, uint32_t *consumed, gcev_error *err);
+gcev_status gcev_decode_engine_family(uint16_t family, uint16_t version, uint8_t pointer_size,
+                                      const uint8_t *data, size_t size, void *out, uint32_t *consumed,
+                                      gcev_error *err);
+gcev_status gcev_decode_engine_event(const gcev_input *in, gcev_event *out, gcev_error *err);
+
 #endif

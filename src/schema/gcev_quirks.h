@@ -1,11 +1,42 @@
 /* SPDX-License-Identifier: MIT */
-/* Where real payloads differ from the manifest (see doc/quirks.md). */
+/*
+ * Where real payloads differ from the manifest (doc/quirks.md holds the evidence).
+ * The list is hand-written; the generated event table stores each event's quirk
+ * flags (gcev_event_desc.quirks = GCEV_QUIRKS_OF(family, version)), computed by the
+ * compiler from this list, so the decoder reads one byte instead of searching.
+ */
 #ifndef GCEV_QUIRKS_H
 #define GCEV_QUIRKS_H
 
-#include <gcev/gcev.h>
+#include "gcev_schema_desc.h"
+
+enum {
+    GCEV_Q_ALIGNED_ELEMENTS = 1u << 0 /* struct-array elements use C natural alignment */
+};
+
+/*
+ * Struct-array elements laid out with C (MSVC/System V) natural alignment:
+ * X(F, V, family, first version, last version).
+ *  - GCLOHCompact: the manifest's element (3 x UInt32 + 2 x Pointer) is 28 bytes
+ *    packed on x64; real x64 payloads use 32-byte elements with 4 bytes of padding
+ *    before TotalRefs (doc/quirks.md Q1: the runtime fires its C struct array as is).
+ *  - GCFitBucketInfo: manifest element UInt16 + UInt32 + Pointer = 14 bytes packed,
+ *    real x64 elements are 16 bytes (2 bytes of padding after Index); with the
+ *    aligned layout the bucket sizes add up exactly to TotalSize (doc/quirks.md Q2).
+ */
+#define GCEV_QUIRKS_ALIGNED_ELEMENTS(X, F, V)                                                                \
+    X(F, V, GCEV_FAMILY_GCLOH_COMPACT, 0, 255)                                                               \
+    X(F, V, GCEV_FAMILY_GC_FIT_BUCKET_INFO, 0, 255)
+
+#define GCEV_QUIRK_MATCH_(F, V, family, lo, hi) || ((F) == (family) && (V) >= (lo) && (V) <= (hi))
+/* The quirk flags of the event (family F, version V): a constant expression. */
+#define GCEV_QUIRKS_OF(F, V)                                                                                 \
+    ((0 GCEV_QUIRKS_ALIGNED_ELEMENTS(GCEV_QUIRK_MATCH_, F, V)) ? GCEV_Q_ALIGNED_ELEMENTS : 0)
 
 /* 1 when the struct arrays of this event use C-aligned elements on the wire. */
-int gcev_quirk_aligned_elements(const gcev_event_desc *desc);
+static inline int gcev_quirk_aligned_elements(const gcev_event_desc *desc)
+{
+    return (desc->quirks & GCEV_Q_ALIGNED_ELEMENTS) != 0;
+}
 
 #endif

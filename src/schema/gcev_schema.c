@@ -64,6 +64,17 @@ const gcev_provider *gcev_provider_find(const char *name_or_guid)
     return NULL;
 }
 
+const gcev_event_desc *gcev_event_desc_resolve(const gcev_provider *p, uint16_t id, uint16_t version,
+                                               gcev_status *status)
+{
+    gcev_status st = GCEV_E_UNKNOWN_PROVIDER;
+    const gcev_event_desc *d = p ? gcev_desc_resolve(p, id, version, &st) : NULL;
+    if (status) {
+        *status = st;
+    }
+    return d;
+}
+
 const gcev_family_info *gcev_family_get(uint16_t family)
 {
     if (family == 0 || family >= GCEV_FAMILY_COUNT_) {

@@ -67,6 +67,9 @@ struct gcev_event_desc {
     const char *opcode_name;
     const char *keyword_names;        /* space separated, as in the manifest */
     const struct gcev_template *tmpl; /* NULL: the event has no payload */
+    uint16_t index;                   /* 0, 1, ... over every provider's events: the row of the
+                                         decode layer's per-event tables (gcev_fast.h) */
+    uint8_t quirks;                   /* GCEV_Q_* (gcev_quirks.h), fixed when the tables are compiled */
 };
 
 struct gcev_provider {
@@ -77,7 +80,44 @@ struct gcev_provider {
     uint16_t nevents;
     const struct gcev_event_desc *events; /* sorted by (id, version) */
     uint16_t max_id;
-    const uint16_t *by_id; /* [id] = 1 + index of the id's first version in events, 0 if none */
+    /* O(1) look-up of (id, version): by_id[id] is 0 for an unknown id, else 1 + the
+     * offset in versions[] of the id's row: versions[row] = its newest version N, then
+     * versions[row + 1 + v] for v = 0..N = 1 + index in events of version v, or 0. */
+    const uint16_t *by_id;
+    const uint16_t *versions;
 };
+
+/*
+ * The one version look-up (gcev_event_desc_resolve() is its public face, the decode
+ * path inlines it): the exact version, a version newer than the newest known gets
+ * the newest (versions only append fields), else GCEV_E_UNKNOWN_EVENT /
+ * GCEV_E_UNKNOWN_VERSION. p must not be NULL.
+ */
+static inline const struct gcev_event_desc *gcev_desc_resolve(const struct gcev_provider *p, uint16_t id,
+                                                              uint16_t version, gcev_status *status)
+{
+    if (id > p->max_id || p->by_id[id] == 0) {
+        *status = GCEV_E_UNKNOWN_EVENT;
+        return NULL;
+    }
+    const uint16_t *row = p->versions + (p->by_id[id] - 1);
+    const uint16_t k = row[1 + (version < row[0] ? version : row[0])];
+    if (k == 0) {
+        *status = GCEV_E_UNKNOWN_VERSION;
+        return NULL;
+    }
+    *status = GCEV_OK;
+    return &p->events[k - 1];
+}
+
+/* The same look-up for the decode path: 1 + the index in p->events, or 0 when unknown. */
+static inline unsigned gcev_desc_lookup(const struct gcev_provider *p, uint16_t id, uint16_t version)
+{
+    if (id > p->max_id || p->by_id[id] == 0) {
+        return 0;
+    }
+    const uint16_t *row = p->versions + (p->by_id[id] - 1);
+    return row[1 + (version < row[0] ? version : row[0])];
+}
 
 #endif

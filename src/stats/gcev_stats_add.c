@@ -59,19 +59,21 @@ gcev_status gcev_stats_add(gcev_stats *s, const gcev_stats_input *in)
     if (!s || !in || s->finished) {
         return GCEV_E_INVALID_ARG;
     }
-    gcev_status st = GCEV_E_UNKNOWN_EVENT;
-    const gcev_event_desc *d =
-        in->provider ? gcev_event_desc_resolve(in->provider, in->event_id, in->version, &st) : NULL;
-    if (!d) {
+    /* One look-up per event: gcev_decode resolves the event; only when it fails before
+     * resolving (bad pointer size or size) is the event looked up again, to tell a
+     * malformed GC event from a non-GC one. */
+    gcev_input di = {in->provider,     in->event_id, in->version,
+                     in->pointer_size, in->payload,  in->payload_size};
+    gcev_event ev;
+    gcev_status st = gcev_decode(&di, &ev, NULL);
+    if (st != GCEV_OK && !ev.desc &&
+        (st == GCEV_E_UNKNOWN_PROVIDER || st == GCEV_E_UNKNOWN_EVENT || st == GCEV_E_UNKNOWN_VERSION ||
+         !gcev_event_desc_resolve(in->provider, in->event_id, in->version, NULL))) {
         /* not a GC event: it only tells how long the trace is */
         note_time(s, in->ms);
         s->sum.events++;
         return GCEV_OK;
     }
-    gcev_input di = {in->provider,     in->event_id, in->version,
-                     in->pointer_size, in->payload,  in->payload_size};
-    gcev_event ev;
-    st = gcev_decode(&di, &ev, NULL);
     if (st != GCEV_OK) {
         note_time(s, in->ms);
         s->sum.events++;

@@ -313,13 +313,13 @@ void gen_emit_header(const gen_model *m, FILE *f)
             emit_present_bits(f, fam->cname, fam->fields, fam->nfields);
             char up[256];
             upper(fam->cname, up, sizeof up);
-            fprintf(f,
-                    "static inline gcev_status gcev_decode_%s(const uint8_t *data, size_t size, uint16_t "
-                    "version,\n"
-                    "    uint8_t pointer_size, gcev_%s *out, uint32_t *consumed, gcev_error *err)\n"
-                    "{\n    return gcev_decode_family(GCEV_FAMILY_%s, version, pointer_size, data, size, "
-                    "out, consumed, err);\n}\n",
-                    fam->cname, fam->cname, up);
+            (void)up;
+            fprintf(
+                f,
+                "/* Decodes data[0, size) as %s `version` (see gcev_decode_family() in gcev.h). */\n"
+                "GCEV_API gcev_status gcev_decode_%s(const uint8_t *data, size_t size, uint16_t version,\n"
+                "    uint8_t pointer_size, gcev_%s *out, uint32_t *consumed, gcev_error *err);\n",
+                fam->name, fam->cname, fam->cname);
         }
     }
     fprintf(f,
@@ -524,7 +524,7 @@ static void emit_template(FILE *f, const char *cname, const char *tname, const c
             fields, nfields, cstruct, min4, min8, fl, present);
 }
 
-static void emit_provider_source(const gen_provider *p, FILE *f)
+static void emit_provider_source(const gen_provider *p, FILE *f, unsigned *index)
 {
     /* map objects */
     for (size_t i = 0; i < p->nmaps; i++) {
@@ -634,10 +634,12 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
         emit_cstr(f, e->opcode);
         fprintf(f, ", .keyword_names = \"%s\", .tmpl = ", e->keywords ? e->keywords : "");
         if (e->tmpl && e->tmpl->nfields > 0) {
-            fprintf(f, "&gcev_%s_v%u},\n", e->family->cname, e->version);
+            fprintf(f, "&gcev_%s_v%u,\n", e->family->cname, e->version);
         } else {
-            fprintf(f, "NULL},\n");
+            fprintf(f, "NULL,\n");
         }
+        fprintf(f, "     .index = %u, .quirks = GCEV_QUIRKS_OF(GCEV_FAMILY_%s, %u)},\n", (*index)++, up,
+                e->version);
     }
     fprintf(f, "};\n");
     for (size_t i = 0; i < p->nmaps; i++) {
@@ -645,33 +647,54 @@ static void emit_provider_source(const gen_provider *p, FILE *f)
             fprintf(f, "#undef MAP_%s\n", p->maps[i].name);
         }
     }
-    /* id -> first version: one load instead of a search on the decode path */
+    /* (id, version) -> event in two loads: by_id[id] -> its row of versions[] */
     unsigned max_id = p->nevents ? p->events[p->nevents - 1].id : 0;
-    fprintf(f, "static const uint16_t gcev_%s_by_id[%u] = {", p->cshort, max_id + 1);
-    for (unsigned id = 0, i = 0; id <= max_id; id++) {
-        while (i < p->nevents && p->events[i].id < id) {
-            i++;
+    fprintf(f, "static const uint16_t gcev_%s_versions[] = {\n", p->cshort);
+    unsigned *row_of = gen_xmalloc((max_id + 1) * sizeof *row_of);
+    unsigned row = 0;
+    for (size_t k = 0; k < p->nfamilies; k++) {
+        const gen_family *fam = &p->families[k];
+        unsigned newest = fam->versions[fam->nversions - 1]->version;
+        row_of[fam->id] = row + 1;
+        fprintf(f, "    /* %s */ %u,", fam->name, newest);
+        for (unsigned v = 0; v <= newest; v++) {
+            unsigned idx = 0;
+            for (size_t i = 0; i < p->nevents; i++) {
+                if (p->events[i].id == fam->id && p->events[i].version == v) {
+                    idx = (unsigned)i + 1;
+                }
+            }
+            fprintf(f, " %u,", idx);
         }
-        fprintf(f, "%s%s%u", id ? "," : "", id % 16 ? "" : "\n    ",
-                i < p->nevents && p->events[i].id == id ? i + 1 : 0);
+        fprintf(f, "\n");
+        row += newest + 2;
+    }
+    fprintf(f, "};\n");
+    fprintf(f, "static const uint16_t gcev_%s_by_id[%u] = {", p->cshort, max_id + 1);
+    for (unsigned id = 0; id <= max_id; id++) {
+        fprintf(f, "%s%s%u", id ? "," : "", id % 16 ? "" : "\n    ", row_of[id]);
     }
     fprintf(f, "\n};\n");
+    free(row_of);
     fprintf(f, "const gcev_provider gcev_provider_%s = {\n    .name = \"%s\",\n    .prefix = \"%s\",\n",
             p->cshort, p->name, p->cprefix);
     emit_guid(f, p->guid);
-    fprintf(f,
-            "    .nevents = %zu,\n    .events = gcev_%s_events,\n    .max_id = %u,\n    .by_id = "
-            "gcev_%s_by_id,\n};\n\n",
-            p->nevents, p->cshort, max_id, p->cshort);
+    fprintf(
+        f,
+        "    .nevents = %zu,\n    .events = gcev_%s_events,\n    .max_id = %u,\n    .by_id = gcev_%s_by_id,\n"
+        "    .versions = gcev_%s_versions,\n};\n\n",
+        p->nevents, p->cshort, max_id, p->cshort, p->cshort);
 }
 
 void gen_emit_source(const gen_model *m, FILE *f)
 {
     banner(m, f);
-    fprintf(f, "#include <gcev/gcev.h>\n\n#include <stddef.h>\n\n#include \"gcev_generated.h\"\n\n");
+    fprintf(f, "#include <gcev/gcev.h>\n\n#include <stddef.h>\n\n#include \"gcev_generated.h\"\n#include "
+               "\"gcev_quirks.h\"\n\n");
+    unsigned index = 0;
     for (size_t pi = 0; pi < m->nproviders; pi++) {
         fprintf(f, "/* ---- %s ---- */\n\n", m->providers[pi].name);
-        emit_provider_source(&m->providers[pi], f);
+        emit_provider_source(&m->providers[pi], f, &index);
     }
     fprintf(f, "#undef MAP\n\nconst gcev_provider *const gcev_gen_providers[] = {\n");
     for (size_t pi = 0; pi < m->nproviders; pi++) {
@@ -692,6 +715,325 @@ void gen_emit_source(const gen_model *m, FILE *f)
                     "        .name = \"%s\", .cname = \"%s\"},\n",
                     up, p->cshort, p->families[k].id, p->families[k].cname, p->families[k].name,
                     p->families[k].cname);
+        }
+    }
+    fprintf(f, "};\n");
+}
+
+/* ---- decoder: straight-line bodies and the typed decoders ------------------ */
+
+/* A template the straight-line bodies handle: fixed-size scalars only (or no payload). */
+static int body_template(const gen_event *e)
+{
+    return !e->tmpl || e->tmpl->nfields == 0 ||
+           (template_flags(e->tmpl->fields, e->tmpl->nfields) & GCEV_TF_FIXED);
+}
+
+static int has_pointers(const gen_event *e)
+{
+    return e->tmpl && (template_flags(e->tmpl->fields, e->tmpl->nfields) & GCEV_TF_POINTERS);
+}
+
+/* Name suffix of the bodies of e for pointer size ps (one set for both when there is no pointer). */
+static void body_name(const gen_event *e, int ps, char *out, size_t n)
+{
+    if (has_pointers(e)) {
+        snprintf(out, n, "%s_v%u_p%d", e->family->cname, e->version, ps);
+    } else {
+        snprintf(out, n, "%s_v%u", e->family->cname, e->version);
+    }
+}
+
+/* Payload bytes of a body template for pointer size ps. */
+static unsigned body_size(const gen_event *e, int ps)
+{
+    unsigned size = 0;
+    for (size_t i = 0; e->tmpl && i < e->tmpl->nfields; i++) {
+        size += (unsigned)gen_type_fixed_size(e->tmpl->fields[i].type, ps);
+    }
+    return size;
+}
+
+static const gen_field *rep_of(const gen_family *fam, const gen_field *fd, size_t *bit)
+{
+    for (size_t b = 0; b < fam->nfields; b++) {
+        if (!strcmp(fam->fields[b]->name, fd->name)) {
+            *bit = b;
+            return fam->fields[b];
+        }
+    }
+    gen_fail(fd->file, fd->line, "field '%s' is not a member of its family", fd->name);
+    return NULL;
+}
+
+static int is_signed_int(int t)
+{
+    return t == T_INT8 || t == T_INT16 || t == T_INT32 || t == T_INT64;
+}
+
+static const char *load_expr(int w, unsigned off, char *out, size_t n)
+{
+    switch (w) {
+    case 1:
+        snprintf(out, n, "p[%u]", off);
+        break;
+    case 2:
+        snprintf(out, n, "gcev_rd_u16le(p + %u)", off);
+        break;
+    case 4:
+        snprintf(out, n, "gcev_rd_u32le(p + %u)", off);
+        break;
+    default:
+        snprintf(out, n, "gcev_rd_u64le(p + %u)", off);
+        break;
+    }
+    return out;
+}
+
+/*
+ * The straight-line body of event e for pointer size ps, in three wrappers around
+ * one inline core: the core does one load and one store per field and sets the
+ * present mask (the caller checked the size once for the whole template); fast_*
+ * (gcev_decode_desc) and event_* (gcev_decode) check the size and hand a short
+ * payload to the engine; the typed decoder inlines the core itself. The bytes the
+ * core leaves in *o are exactly those of the descriptor engine on the same payload
+ * (tests/test_fastpath.c holds it to that): members as the engine stores them
+ * (zero-extended, or sign-extended into a wider signed member), and the struct
+ * zeroed first unless the template writes every member in full.
+ */
+static void emit_body(FILE *f, const gen_family *fam, const gen_event *e, int ps)
+{
+    char name[300];
+    body_name(e, ps, name, sizeof name);
+    const gen_template *t = e->tmpl && e->tmpl->nfields ? e->tmpl : NULL;
+    unsigned size = body_size(e, ps);
+    int covered = t && covers_family(t, fam) && (ps == 8 || !has_pointers(e));
+    fprintf(f, "/* %s (template %s)%s: %u byte%s */\n", e->symbol, t ? t->tid : "none",
+            has_pointers(e) ? (ps == 8 ? ", 8-byte pointers" : ", 4-byte pointers") : "", size,
+            size == 1 ? "" : "s");
+    fprintf(f, "static inline void core_%s(const uint8_t *p, gcev_%s *o)\n{\n", name, fam->cname);
+    if (!t) {
+        fprintf(f, "    (void)p;\n");
+    }
+    if (!covered) {
+        fprintf(f, "    memset(o, 0, sizeof *o);\n");
+    }
+    if (t) {
+        fprintf(f, "    o->present = UINT64_C(0x%llx);\n",
+                all_bits_rep(t->fields, t->nfields, fam->fields, fam->nfields));
+    }
+    fprintf(f, "    o->schema_version = %u;\n", e->version);
+    unsigned off = 0;
+    for (size_t i = 0; t && i < t->nfields; i++) {
+        const gen_field *fd = &t->fields[i];
+        size_t bit;
+        const gen_field *r = rep_of(fam, fd, &bit);
+        char mn[256], ld[64];
+        member_name(r->name, mn, sizeof mn);
+        int w = gen_type_fixed_size(fd->type, ps);
+        if (fd->type == T_GUID) {
+            fprintf(f, "    o->%s = gcev_guid_load(p + %u);\n", mn, off);
+        } else if (fd->type == T_FLOAT || fd->type == T_DOUBLE) {
+            fprintf(f, "    {\n        uint%d_t b = %s;\n        memcpy(&o->%s, &b, %d);\n    }\n", w * 8,
+                    load_expr(w, off, ld, sizeof ld), mn, w);
+        } else {
+            const char *m = ctype_of(r);
+            int wm = gen_type_fixed_size(r->type, 8);
+            load_expr(w, off, ld, sizeof ld);
+            if (is_signed_int(r->type) && wm > w && is_signed_int(fd->type)) {
+                /* sign-extended into the wider signed member */
+                fprintf(f, "    o->%s = (%s)(int%d_t)%s;\n", mn, m, w * 8, ld);
+            } else if (is_signed_int(r->type) && wm == w) {
+                /* the wire's bits as they are */
+                fprintf(f, "    {\n        uint%d_t b = %s;\n        memcpy(&o->%s, &b, %d);\n    }\n", w * 8,
+                        ld, mn, w);
+            } else {
+                char lt[16];
+                snprintf(lt, sizeof lt, "uint%d_t", w * 8);
+                if (!strcmp(lt, m)) {
+                    fprintf(f, "    o->%s = %s;\n", mn, ld);
+                } else {
+                    fprintf(f, "    o->%s = (%s)%s;\n", mn, m, ld);
+                }
+            }
+        }
+        off += (unsigned)w;
+    }
+    fprintf(f, "}\n\n");
+    fprintf(f, "static int fast_%s(const uint8_t *p, uint32_t size, void *out, uint32_t *consumed)\n{\n",
+            name);
+    if (size) {
+        fprintf(f, "    if (size < %u) {\n        return 0;\n    }\n", size);
+    } else {
+        fprintf(f, "    (void)size;\n");
+    }
+    fprintf(f, "    core_%s(p, out);\n    *consumed = %u;\n    return 1;\n}\n\n", name, size);
+    fprintf(f, "static gcev_status event_%s(const gcev_input *in, gcev_event *ev, gcev_error *err)\n{\n",
+            name);
+    fprintf(f, "    const uint32_t size = (uint32_t)in->size;\n");
+    if (size) {
+        fprintf(f,
+                "    if (size < %u) {\n        return gcev_decode_engine_event(in, ev, err); /* field and "
+                "offset */\n    }\n",
+                size);
+    } else {
+        fprintf(f, "    (void)err;\n");
+    }
+    fprintf(f,
+            "    core_%s(in->data, &ev->u.%s);\n    ev->consumed = %u;\n    ev->trailing = size - %u;\n"
+            "    return GCEV_OK;\n}\n\n",
+            name, fam->cname, size, size);
+}
+
+/* The typed decoder's case for e: the core inlined behind one size check. */
+static void body_case(FILE *f, const gen_event *e, const char *indent)
+{
+    char b4[300], b8[300];
+    body_name(e, 4, b4, sizeof b4);
+    body_name(e, 8, b8, sizeof b8);
+    unsigned s4 = body_size(e, 4), s8 = body_size(e, 8);
+    if (has_pointers(e)) {
+        fprintf(f,
+                "%sif (pointer_size == 8 && size >= %u) {\n%s    core_%s(data, out);\n%s    used = %u;\n"
+                "%s    goto done;\n%s}\n",
+                indent, s8, indent, b8, indent, s8, indent, indent);
+        fprintf(f,
+                "%sif (pointer_size == 4 && size >= %u) {\n%s    core_%s(data, out);\n%s    used = %u;\n"
+                "%s    goto done;\n%s}\n",
+                indent, s4, indent, b4, indent, s4, indent, indent);
+    } else if (s8) {
+        fprintf(f,
+                "%sif (size >= %u) {\n%s    core_%s(data, out);\n%s    used = %u;\n%s    goto done;\n%s}\n",
+                indent, s8, indent, b8, indent, s8, indent, indent);
+    } else {
+        fprintf(f, "%score_%s(data, out);\n%sused = 0;\n%sgoto done;\n", indent, b8, indent, indent);
+    }
+}
+
+static void emit_typed_decoder(FILE *f, const gen_family *fam)
+{
+    char up[256];
+    upper(fam->cname, up, sizeof up);
+    const gen_event *newest = fam->versions[fam->nversions - 1];
+    size_t nbodies = 0;
+    for (size_t v = 0; v < fam->nversions; v++) {
+        nbodies += body_template(fam->versions[v]) != 0;
+    }
+    fprintf(f,
+            "gcev_status gcev_decode_%s(const uint8_t *data, size_t size, uint16_t version, uint8_t "
+            "pointer_size,\n"
+            "    gcev_%s *out, uint32_t *consumed, gcev_error *err)\n{\n",
+            fam->cname, fam->cname);
+    if (nbodies) {
+        fprintf(f, "    uint32_t used;\n"
+                   "    if (out && data && size < UINT32_MAX && (pointer_size == 4 || pointer_size == 8)) {\n"
+                   "        switch (version) {\n");
+        for (size_t v = 0; v < fam->nversions; v++) {
+            const gen_event *e = fam->versions[v];
+            if (!body_template(e) || e == newest) {
+                continue;
+            }
+            fprintf(f, "        case %u:\n", e->version);
+            body_case(f, e, "            ");
+            fprintf(f, "            break;\n");
+        }
+        fprintf(f, "        default: /* the newest, also for newer versions (they only append fields) */\n");
+        if (body_template(newest) && newest->version == 0) {
+            body_case(f, newest, "            ");
+        } else if (body_template(newest)) {
+            fprintf(f, "            if (version >= %u) {\n", newest->version);
+            body_case(f, newest, "                ");
+            fprintf(f, "            }\n");
+        }
+        fprintf(f, "            break;\n        }\n    }\n");
+    }
+    fprintf(f,
+            "    /* a payload too short, a version without a body, bad arguments: the engine */\n"
+            "    return gcev_decode_engine_family(GCEV_FAMILY_%s, version, pointer_size, data, size, out, "
+            "consumed, err);\n",
+            up);
+    if (nbodies) {
+        fprintf(f, "done:\n    if (consumed) {\n        *consumed = used;\n    }\n    return GCEV_OK;\n");
+    }
+    fprintf(f, "}\n\n");
+    fprintf(f,
+            "static gcev_status typed_%s(const uint8_t *data, size_t size, uint16_t version, uint8_t "
+            "pointer_size,\n"
+            "    void *out, uint32_t *consumed, gcev_error *err)\n{\n"
+            "    return gcev_decode_%s(data, size, version, pointer_size, out, consumed, err);\n}\n\n",
+            fam->cname, fam->cname);
+}
+
+void gen_emit_decoder(const gen_model *m, FILE *f)
+{
+    banner(m, f);
+    fprintf(f, "/*\n"
+               " * Straight-line decode bodies, one per fixed-size template and pointer size, and the\n"
+               " * typed decoders gcev_decode_<family>() that switch on the version into them. A body\n"
+               " * that cannot decode (payload too short) hands over to the descriptor engine, which\n"
+               " * reports the field and offset.\n"
+               " */\n");
+    fprintf(f, "#include <gcev/gcev.h>\n\n#include <string.h>\n\n#include \"gcev_decode.h\"\n#include "
+               "\"gcev_fast.h\"\n#include \"gcev_read.h\"\n\n");
+    for (size_t pi = 0; pi < m->nproviders; pi++) {
+        const gen_provider *p = &m->providers[pi];
+        fprintf(f, "/* ---- %s ---- */\n\n", p->name);
+        for (size_t k = 0; k < p->nfamilies; k++) {
+            const gen_family *fam = &p->families[k];
+            for (size_t v = 0; v < fam->nversions; v++) {
+                const gen_event *e = fam->versions[v];
+                if (!body_template(e)) {
+                    continue;
+                }
+                emit_body(f, fam, e, 8);
+                if (has_pointers(e)) {
+                    emit_body(f, fam, e, 4);
+                }
+            }
+            emit_typed_decoder(f, fam);
+        }
+    }
+    for (int table = 0; table < 2; table++) {
+        if (table == 0) {
+            fprintf(f,
+                    "/* Per event description (gcev_event_desc.index): its bodies for gcev_decode_desc, for\n"
+                    " * pointer size 4 and 8. */\nconst gcev_fast_fn gcev_gen_fast[][2] = {\n");
+        } else {
+            fprintf(f, "/* The same for gcev_decode. */\nconst gcev_event_fn gcev_gen_fast_event[][2] = {\n");
+        }
+        unsigned index = 0;
+        for (size_t pi = 0; pi < m->nproviders; pi++) {
+            const gen_provider *p = &m->providers[pi];
+            for (size_t i = 0; i < p->nevents; i++) {
+                const gen_event *e = &p->events[i];
+                const char *kind = table ? "event" : "fast";
+                if (body_template(e)) {
+                    char b4[300], b8[300];
+                    body_name(e, 4, b4, sizeof b4);
+                    body_name(e, 8, b8, sizeof b8);
+                    fprintf(f, "    [%u] = {%s_%s, %s_%s},\n", index, kind, b4, kind, b8);
+                } else {
+                    fprintf(f, "    [%u] = {NULL, NULL}, /* %s: variable size, the engine decodes it */\n",
+                            index, e->symbol);
+                }
+                index++;
+            }
+        }
+        fprintf(f, "};\n");
+        if (table == 0) {
+            fprintf(f, "const size_t gcev_gen_nfast = %u;\n", index);
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f,
+            "/* Per family: its typed decoder with a void * struct (tests call every one). */\n"
+            "const gcev_typed_fn gcev_gen_typed[GCEV_FAMILY_COUNT_] = {\n    [GCEV_FAMILY_NONE] = NULL,\n");
+    for (size_t pi = 0; pi < m->nproviders; pi++) {
+        const gen_provider *p = &m->providers[pi];
+        for (size_t k = 0; k < p->nfamilies; k++) {
+            char up[256];
+            upper(p->families[k].cname, up, sizeof up);
+            fprintf(f, "    [GCEV_FAMILY_%s] = typed_%s,\n", up, p->families[k].cname);
         }
     }
     fprintf(f, "};\n");

@@ -161,6 +161,8 @@ void gen_snake(const char *in, char *out, size_t n);
 /* emit.c */
 void gen_emit_header(const gen_model *m, FILE *f);
 void gen_emit_source(const gen_model *m, FILE *f);
+/* The decode layer's part: straight-line bodies, typed decoders, their tables. */
+void gen_emit_decoder(const gen_model *m, FILE *f);
 
 /* describe.c: canonical one-line-per-event text, and comparison. */
 void gen_describe(const gen_model *m, FILE *f);

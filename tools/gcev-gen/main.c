@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gcev-gen [--select FILE] [--header H --source C] [--describe] MANIFEST...
+ * gcev-gen [--select FILE] [--header H --source C [--decoder D]] [--describe] MANIFEST...
  * gcev-gen --check-against REF.man [--select FILE] MANIFEST...
  */
 #include "gen.h"
@@ -11,11 +11,13 @@
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: gcev-gen [--select FILE] [--header OUT.h --source OUT.c] [--describe] MANIFEST...\n"
+            "usage: gcev-gen [--select FILE] [--header OUT.h --source OUT.c [--decoder OUT.c]] [--describe]\n"
+            "                MANIFEST...\n"
             "       gcev-gen --check-against REFERENCE.man --select FILE MANIFEST...\n"
             "  --select FILE        keep only the events the rules in FILE name (applies to\n"
             "                       the reference with --check-against)\n"
-            "  --header/--source    write the generated C header / source\n"
+            "  --header/--source    write the generated C header / tables\n"
+            "  --decoder            write the generated straight-line decoders (decode layer)\n"
             "  --describe           print one canonical line per event version and map\n"
             "  --check-against REF  compare MANIFEST(s) with REF; exit 1 listing differences\n");
     exit(2);
@@ -32,7 +34,7 @@ static FILE *open_out(const char *path)
 
 int main(int argc, char **argv)
 {
-    const char *select = NULL, *header = NULL, *source = NULL, *ref = NULL;
+    const char *select = NULL, *header = NULL, *source = NULL, *decoder = NULL, *ref = NULL;
     int describe = 0;
     gen_model m = {0};
     const char **inputs = calloc((size_t)argc, sizeof *inputs);
@@ -44,6 +46,8 @@ int main(int argc, char **argv)
             header = argv[++i];
         } else if (!strcmp(argv[i], "--source") && i + 1 < argc) {
             source = argv[++i];
+        } else if (!strcmp(argv[i], "--decoder") && i + 1 < argc) {
+            decoder = argv[++i];
         } else if (!strcmp(argv[i], "--check-against") && i + 1 < argc) {
             ref = argv[++i];
         } else if (!strcmp(argv[i], "--describe")) {
@@ -54,7 +58,7 @@ int main(int argc, char **argv)
             inputs[ninputs++] = argv[i];
         }
     }
-    if (ninputs == 0 || (!header != !source) || (!header && !describe && !ref)) {
+    if (ninputs == 0 || (!header != !source) || (decoder && !header) || (!header && !describe && !ref)) {
         usage();
     }
     gen_select sel = {0};
@@ -82,6 +86,13 @@ int main(int argc, char **argv)
         gen_emit_source(&m, c);
         if (fclose(h) != 0 || fclose(c) != 0) {
             gen_fail(header, 0, "write failed");
+        }
+        if (decoder) {
+            FILE *d = open_out(decoder);
+            gen_emit_decoder(&m, d);
+            if (fclose(d) != 0) {
+                gen_fail(decoder, 0, "write failed");
+            }
         }
     }
     free(inputs);

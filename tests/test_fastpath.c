@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The differential test of the generated straight-line decoders (gcev_events_decode.c)
+ * against the descriptor engine (src/decode/gcev_decode.c): for every event version
+ * with a body, both pointer sizes, every payload length from 0 to its size + 8 and
+ * several byte patterns, then random payloads for every event version, the public
+ * entry points (gcev_decode, gcev_decode_desc, the typed gcev_decode_<family>) and
+ * the engine alone give byte-identical structs (present masks included), the same
+ * status, consumed and trailing counts and the same error (code, offset, field,
+ * message). Outputs start poisoned, so a byte one side writes and the other leaves
+ * shows.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gcev_decode.h"
+#include "gcev_fast.h"
+#include "gcev_schema_desc.h"
+
+enum { POISON = 0xa5 };
+
+/* A deterministic byte stream (xorshift), so a failure reproduces. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+static uint8_t rnd8(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint8_t)(rng_state >> 24);
+}
+
+static void fill(uint8_t *p, size_t n, int pattern)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (pattern) {
+        case 0:
+            p[i] = 0;
+            break;
+        case 1:
+            p[i] = 0xff;
+            break;
+        case 2:
+            p[i] = (uint8_t)(0x80 | i); /* sign bits set everywhere */
+            break;
+        default:
+            p[i] = rnd8();
+            break;
+        }
+    }
+}
+
+static int same_error(const gcev_error *a, const gcev_error *b)
+{
+    return a->code == b->code && a->offset == b->offset && a->field == b->field && a->message == b->message;
+}
+
+static char where[256];
+
+/* gcev_decode (the fast path when there is a body) against gcev_decode_engine_event. */
+static void check_event(const gcev_provider *p, const gcev_event_desc *d, uint16_t version, uint8_t ps,
+                        const uint8_t *data, size_t size)
+{
+    gcev_input in = {p, d->id, version, ps, data, size};
+    gcev_event a, b;
+    gcev_error ea, eb;
+    memset(&a, POISON, sizeof a);
+    memset(&b, POISON, sizeof b);
+    memset(&ea, POISON, sizeof ea);
+    memset(&eb, POISON, sizeof eb);
+    gcev_status sa = gcev_decode(&in, &a, &ea);
+    gcev_status sb = gcev_decode_engine_event(&in, &b, &eb);
+    if (sa != sb || memcmp(&a, &b, sizeof a) != 0 || (sa != GCEV_OK && !same_error(&ea, &eb))) {
+        for (size_t i = 0; i < sizeof a; i++) {
+            if (((const uint8_t *)&a)[i] != ((const uint8_t *)&b)[i]) {
+                print_message("first different byte of gcev_event: %zu (%02x / %02x)\n", i,
+                              ((const uint8_t *)&a)[i], ((const uint8_t *)&b)[i]);
+                break;
+            }
+        }
+        fail_msg("gcev_decode differs from the engine: %s (status %d / %d, consumed %u / %u)", where, sa, sb,
+                 a.consumed, b.consumed);
+    }
+}
+
+/* gcev_decode_desc and the typed decoder against the engine, into the family struct. */
+static void check_struct(const gcev_event_desc *d, uint16_t version, uint8_t ps, const uint8_t *data,
+                         size_t size)
+{
+    gcev_union a, b;
+    gcev_error ea, eb;
+    uint32_t ca, cb;
+    if (version == d->version) {
+        memset(&a, POISON, sizeof a);
+        memset(&b, POISON, sizeof b);
+        memset(&ea, POISON, sizeof ea);
+        memset(&eb, POISON, sizeof eb);
+        ca = cb = 0x5a5a5a5a;
+        gcev_status sa = gcev_decode_desc(d, ps, data, size, &a, &ca, &ea);
+        gcev_status sb = gcev_decode_engine(d, ps, data, size, &b, &cb, &eb);
+        if (sa != sb || ca != cb || memcmp(&a, &b, sizeof a) != 0 ||
+            (sa != GCEV_OK && !same_error(&ea, &eb))) {
+            fail_msg("gcev_decode_desc differs from the engine: %s", where);
+        }
+    }
+    gcev_typed_fn typed = gcev_gen_typed[d->family];
+    assert_non_null(typed);
+    memset(&a, POISON, sizeof a);
+    memset(&b, POISON, sizeof b);
+    memset(&ea, POISON, sizeof ea);
+    memset(&eb, POISON, sizeof eb);
+    ca = cb = 0x5a5a5a5a;
+    gcev_status sa = typed(data, size, version, ps, &a, &ca, &ea);
+    gcev_status sb = gcev_decode_engine_family(d->family, version, ps, data, size, &b, &cb, &eb);
+    if (sa != sb || ca != cb || memcmp(&a, &b, sizeof a) != 0 || (sa != GCEV_OK && !same_error(&ea, &eb))) {
+        fail_msg("typed decoder differs from the engine: %s (status %d / %d, consumed %u / %u)", where, sa,
+                 sb, ca, cb);
+    }
+    /* NULL consumed and err are allowed on both paths */
+    memset(&a, POISON, sizeof a);
+    memset(&b, POISON, sizeof b);
+    sa = typed(data, size, version, ps, &a, NULL, NULL);
+    sb = gcev_decode_engine_family(d->family, version, ps, data, size, &b, NULL, NULL);
+    assert_int_equal(sa, sb);
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
+static void check_all(const gcev_provider *p, const gcev_event_desc *d, uint16_t version, uint8_t ps,
+                      const uint8_t *data, size_t size)
+{
+    check_event(p, d, version, ps, data, size);
+    check_struct(d, version, ps, data, size);
+}
+
+/* The newest version of d's (provider, id), for the newer-than-known cases. */
+static int is_newest(const gcev_provider *p, const gcev_event_desc *d)
+{
+    return gcev_event_desc_resolve(p, d->id, 255, NULL) == d;
+}
+
+static void test_every_description_has_its_row(void **state)
+{
+    (void)state;
+    size_t count, next = 0, bodies = 0;
+    const gcev_provider *const *ps = gcev_providers(&count);
+    for (size_t pi = 0; pi < count; pi++) {
+        for (size_t i = 0; i < ps[pi]->nevents; i++) {
+            const gcev_event_desc *d = &ps[pi]->events[i];
+            assert_int_equal(d->index, next++);
+            /* a body exactly for the fixed-size templates (and events without a payload) */
+            int fixed = !d->tmpl || (d->tmpl->flags & GCEV_TF_FIXED);
+            assert_int_equal(gcev_gen_fast[d->index][0] != NULL, fixed);
+            assert_int_equal(gcev_gen_fast[d->index][1] != NULL, fixed);
+            bodies += (size_t)fixed;
+            assert_non_null(gcev_gen_typed[d->family]);
+            /* the resolution table gives every version back */
+            assert_ptr_equal(gcev_event_desc_resolve(ps[pi], d->id, d->version, NULL), d);
+        }
+    }
+    assert_int_equal(next, gcev_gen_nfast);
+    assert_true(bodies > 50); /* most GC events are fixed-size */
+}
+
+static void test_bodies_match_the_engine_at_every_length(void **state)
+{
+    (void)state;
+    size_t count, cases = 0;
+    const gcev_provider *const *provs = gcev_providers(&count);
+    for (size_t pi = 0; pi < count; pi++) {
+        const gcev_provider *p = provs[pi];
+        for (size_t i = 0; i < p->nevents; i++) {
+            const gcev_event_desc *d = &p->events[i];
+            if (!gcev_gen_fast[d->index][1]) {
+                continue;
+            }
+            for (uint8_t ps = 4; ps <= 8; ps += 4) {
+                size_t tsize = d->tmpl ? d->tmpl->min_size[ps == 8] : 0;
+                for (size_t len = 0; len <= tsize + 8; len++) {
+                    for (int pattern = 0; pattern < 5; pattern++) {
+                        /* exactly len bytes, so ASan sees any read past the end */
+                        uint8_t *buf = malloc(len ? len : 1);
+                        assert_non_null(buf);
+                        fill(buf, len, pattern);
+                        snprintf(where, sizeof where, "%s ps=%u len=%zu pattern=%d", d->symbol, ps, len,
+                                 pattern);
+                        check_all(p, d, d->version, ps, buf, len);
+                        if (is_newest(p, d)) {
+                            check_all(p, d, (uint16_t)(d->version + 1), ps, buf, len);
+                        }
+                        if (len == 0) {
+                            check_all(p, d, d->version, ps, NULL, 0);
+                        }
+                        free(buf);
+                        cases++;
+                    }
+                }
+            }
+        }
+    }
+    assert_true(cases > 1000);
+}
+
+static void test_random_payloads_match_the_engine(void **state)
+{
+    (void)state;
+    size_t count;
+    const gcev_provider *const *provs = gcev_providers(&count);
+    for (size_t pi = 0; pi < count; pi++) {
+        const gcev_provider *p = provs[pi];
+        for (size_t i = 0; i < p->nevents; i++) {
+            const gcev_event_desc *d = &p->events[i]; /* fixed and variable size */
+            for (int k = 0; k < 64; k++) {
+                size_t len = rnd8() % 2 ? rnd8() % 64 : (size_t)rnd8() * 2;
+                uint8_t *buf = malloc(len ? len : 1);
+                assert_non_null(buf);
+                fill(buf, len, k % 8 == 0 ? 0 : 3);
+                uint8_t ps = rnd8() % 2 ? 8 : 4;
+                snprintf(where, sizeof where, "%s ps=%u len=%zu random #%d", d->symbol, ps, len, k);
+                check_all(p, d, d->version, ps, buf, len);
+                free(buf);
+            }
+        }
+    }
+}
+
+/* Bad arguments take the same (engine) path whatever the entry point. */
+static void test_bad_arguments_match_the_engine(void **state)
+{
+    (void)state;
+    const gcev_event_desc *d = gcev_event_desc_resolve(&gcev_provider_runtime, 1, 2, NULL); /* GCStart_V2 */
+    assert_non_null(d);
+    uint8_t buf[32] = {8};
+    static const uint8_t bad_ps[] = {0, 1, 5, 16, 255};
+    for (size_t i = 0; i < sizeof bad_ps; i++) {
+        snprintf(where, sizeof where, "GCStart_V2 ps=%u", bad_ps[i]);
+        check_all(&gcev_provider_runtime, d, 2, bad_ps[i], buf, sizeof buf);
+    }
+    snprintf(where, sizeof where, "GCStart_V2 NULL data with size 8");
+    check_all(&gcev_provider_runtime, d, 2, 8, NULL, 8);
+    /* unknown versions below the known ones, and a NULL struct */
+    const gcev_event_desc *e = gcev_event_desc_resolve(&gcev_provider_runtime, 205, 2, NULL);
+    assert_non_null(e);
+    gcev_error ea, eb;
+    memset(&ea, POISON, sizeof ea);
+    memset(&eb, POISON, sizeof eb);
+    assert_int_equal(gcev_gen_typed[d->family](buf, sizeof buf, 1, 8, NULL, NULL, &ea),
+                     gcev_decode_engine_family(d->family, 1, 8, buf, sizeof buf, NULL, NULL, &eb));
+    assert_true(same_error(&ea, &eb));
+    gcev_gc_start s;
+    assert_int_equal(gcev_decode_gc_start(buf, sizeof buf, 2, 8, &s, NULL, NULL), GCEV_OK);
+    assert_int_equal(gcev_decode_gc_start(buf, sizeof buf, 2, 8, NULL, NULL, NULL), GCEV_E_INVALID_ARG);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_description_has_its_row),
+        cmocka_unit_test(test_bodies_match_the_engine_at_every_length),
+        cmocka_unit_test(test_random_payloads_match_the_engine),
+        cmocka_unit_test(test_bad_arguments_match_the_engine),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
