@@ -3,9 +3,12 @@
  * libFuzzer: payload decode with fuzzed provider / id / version / pointer size
  * (framing in fuzz_common.h), then everything done with a decoded event:
  * text/JSON/names formatting, field walk with array elements, encode,
- * GCDynamicEvent. Also the direct family decoder and desc resolution.
+ * GCDynamicEvent. Also the direct family decoder and desc resolution, and the
+ * generated straight-line bodies against the descriptor engine (same bytes).
  */
 #include "fuzz_common.h"
+
+#include "gcev_decode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,6 +30,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gcev_event ev;
     gcev_error err;
     gcev_status st = gcev_decode(&in, &ev, &err);
+    /* the generated straight-line bodies against the descriptor engine: the same bytes */
+    {
+        gcev_event a, b;
+        gcev_error ea, eb;
+        memset(&a, 0xa5, sizeof a);
+        memset(&b, 0xa5, sizeof b);
+        memset(&ea, 0xa5, sizeof ea);
+        memset(&eb, 0xa5, sizeof eb);
+        gcev_status sa = gcev_decode(&in, &a, &ea);
+        gcev_status sb = gcev_decode_engine_event(&in, &b, &eb);
+        FUZZ_CHECK(sa == st && sa == sb && memcmp(&a, &b, sizeof a) == 0);
+        FUZZ_CHECK(sa == GCEV_OK || (ea.code == eb.code && ea.offset == eb.offset && ea.field == eb.field &&
+                                     ea.message == eb.message));
+    }
     if (st == GCEV_OK) {
         FUZZ_CHECK((size_t)ev.consumed + ev.trailing == in.size);
         fuzz_exercise_event(&ev, (size_t)(data[5] >> 1 & 0x3f), 1);
