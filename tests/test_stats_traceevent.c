@@ -24,6 +24,7 @@
  * first NumHeaps (L3139, L4808); gcev's per-GC heap_count is the GC's own NumHeaps, and
  * under DATAS the two differ (checked against GlobalHeapHistory.NumHeaps instead).
  */
+#define _POSIX_C_SOURCE 200809L /* popen */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1163,6 +1164,173 @@ static void compare_run(ctx *c, const gcev_stats *s, const oracle *o)
     }
 }
 
+/* ---- the CLI: gcev stats --format json ----------------------------------------------------- */
+
+static char *run_cli(const char *gcev, const char *trace, int compat)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' stats --format json %s '%s'", gcev, compat ? "--compat traceevent" : "",
+             trace);
+    FILE *p = popen(cmd, "r");
+    if (!p) {
+        return NULL;
+    }
+    size_t cap = 1 << 20, n = 0, r;
+    char *buf = malloc(cap + 1);
+    while (buf && (r = fread(buf + n, 1, cap - n, p)) > 0) {
+        n += r;
+        if (n == cap) {
+            char *nb = realloc(buf, (cap *= 2) + 1);
+            if (!nb) {
+                free(buf);
+            }
+            buf = nb;
+        }
+    }
+    int rc = pclose(p);
+    if (buf) {
+        buf[n] = '\0';
+    }
+    if (rc != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* A CLI value (3-decimal ms, exact integers) against the library's (has, v). */
+static void cli_value(ctx *c, const char *w, const char *name, const tj *cli, int has, double v, int is_ms)
+{
+    double x = 0;
+    int cli_has = num(cli, &x);
+    int ok = cli_has == has && (!has || (is_ms ? fabs(x - v) <= 0.0005 + 1e-9 : x == v));
+    if (!ok && cli && cli->kind == TJ_NUM && has && !is_ms) {
+        ok = strtoull(cli->num, NULL, 10) == (unsigned long long)v; /* beyond 2^53 */
+    }
+    agree(c, w, name, ok, "CLI %s, library %s%.17g",
+          cli_has ? (cli->kind == TJ_NUM ? cli->num : "?") : "absent", has ? "" : "absent ", has ? v : 0.0);
+}
+
+/*
+ * gcev stats --format json (the CLI rounds times to 1 us): the same GCs as the library with the
+ * same values, and in the compatibility mode TraceEvent's per-GC records (issue 10 item 4): the
+ * same number, generation, type and reason; start, duration, pause and suspension within 1 us;
+ * promoted bytes and heap sizes exact; a TraceEvent "absent" marker where the CLI omits the key.
+ */
+static void compare_cli(ctx *c, const gcev_stats *s, const oracle *o, const char *json)
+{
+    tj root;
+    if (tj_parse(json, &root) != 0) {
+        c->failures++;
+        report(c, "CLI", "json", "does not parse");
+        return;
+    }
+    const tj *gcs = J(&root, "gcs");
+    double ver = 0;
+    agree(c, "CLI", "json_version", num(J(&root, "json_version"), &ver) && ver == 2, "json_version %g", ver);
+    agree(c, "CLI", "gcs.Count", tj_len(gcs) == gcev_stats_gc_count(s), "CLI %zu GCs, library %zu",
+          tj_len(gcs), gcev_stats_gc_count(s));
+    for (size_t i = 0; i < tj_len(gcs) && i < gcev_stats_gc_count(s); i++) {
+        const tj *j = AT(gcs, i);
+        const gcev_stats_gc *g = gcev_stats_gc_at(s, i);
+        char w[64];
+        snprintf(w, sizeof w, "CLI pid %u GC %u", g->process_id, g->number);
+        cli_value(c, w, "cli.number", J(j, "number"), 1, g->number, 0);
+        cli_value(c, w, "cli.process_id", J(j, "process_id"), 1, g->process_id, 0);
+        cli_value(c, w, "cli.generation", J(j, "generation"), HAS(g, GCEV_STATS_GC_HAS_GENERATION),
+                  g->generation, 0);
+        cli_value(c, w, "cli.reason", J(j, "reason"), HAS(g, GCEV_STATS_GC_HAS_REASON), g->reason, 0);
+        const tj *type = J(j, "type");
+        const char *tn = HAS(g, GCEV_STATS_GC_HAS_TYPE) ? gcev_stats_gc_type_name(g->type) : NULL;
+        agree(c, w, "cli.type", tn ? type && type->kind == TJ_STR && !strcmp(type->str, tn) : !type, "type");
+        cli_value(c, w, "cli.start_ms", J(j, "start_ms"), 1, g->start_ms, 1);
+        cli_value(c, w, "cli.duration_ms", J(j, "duration_ms"), HAS(g, GCEV_STATS_GC_HAS_END), g->duration_ms,
+                  1);
+        cli_value(c, w, "cli.pause_ms", J(j, "pause_ms"), HAS(g, GCEV_STATS_GC_HAS_PAUSE), g->pause_ms, 1);
+        cli_value(c, w, "cli.suspension_ms", J(j, "suspension_ms"), HAS(g, GCEV_STATS_GC_HAS_SUSPENSION),
+                  g->suspension_ms, 1);
+        cli_value(c, w, "cli.pause_start_ms", J(j, "pause_start_ms"), HAS(g, GCEV_STATS_GC_HAS_PAUSE_START),
+                  g->pause_start_ms, 1);
+        cli_value(c, w, "cli.promoted_bytes", J(j, "promoted_bytes"), HAS(g, GCEV_STATS_GC_HAS_PROMOTED),
+                  (double)g->promoted_bytes, 0);
+        cli_value(c, w, "cli.heap_size_before", J(j, "heap_size_before"),
+                  HAS(g, GCEV_STATS_GC_HAS_SIZE_BEFORE), (double)g->heap_size_before, 0);
+        cli_value(c, w, "cli.heap_size_after", J(j, "heap_size_after"), HAS(g, GCEV_STATS_GC_HAS_SIZE_AFTER),
+                  (double)g->heap_size_after, 0);
+        cli_value(c, w, "cli.heap_size_peak", J(j, "heap_size_peak"), HAS(g, GCEV_STATS_GC_HAS_SIZE_PEAK),
+                  (double)g->heap_size_peak, 0);
+        const tj *heap = J(j, "heap");
+        for (size_t k = 0; k < tj_len(heap); k++) {
+            const tj *e = AT(heap, k);
+            const tj *gen = J(e, "gen");
+            unsigned gi = 0;
+            while (gi < GCEV_STATS_GENS &&
+                   !(gen && gen->kind == TJ_STR && !strcmp(gen->str, gcev_stats_gen_name(gi)))) {
+                gi++;
+            }
+            if (gi == GCEV_STATS_GENS) {
+                continue;
+            }
+            const gcev_stats_gen_heap *h = &g->gens[gi];
+            cli_value(c, w, "cli.heap.size_before", J(e, "size_before"),
+                      (h->present & GCEV_STATS_HEAP_HAS_SIZE_BEFORE) != 0, (double)h->size_before, 0);
+            cli_value(c, w, "cli.heap.size_after", J(e, "size_after"),
+                      (h->present & GCEV_STATS_HEAP_HAS_SIZE_AFTER) != 0, (double)h->size_after, 0);
+        }
+        if (!c->compat) {
+            continue;
+        }
+        /* the compatibility mode's CLI output against TraceEvent's own record of this GC */
+        const tj *te = NULL;
+        for (size_t k = 0; k < o->ngcs && !te; k++) {
+            if (inum(J(&o->gcs[k], "process")) == g->process_id &&
+                inum(J(&o->gcs[k], "Number")) == g->number) {
+                te = &o->gcs[k];
+            }
+        }
+        if (!agree(c, w, "cli.in_traceevent", te != NULL, "not in TraceEvent")) {
+            continue;
+        }
+        double x;
+        static const char *const tnames[3] = {"blocking", "background", "foreground"};
+        int64_t tt = inum(J(te, "Type"));
+        agree(c, w, "cli-te.type",
+              tt >= 0 && tt < 3 && type && type->kind == TJ_STR && !strcmp(type->str, tnames[tt]),
+              "TraceEvent %lld", (long long)tt);
+        static const char *const ids[3][2] = {
+            {"Number", "number"}, {"Generation", "generation"}, {"Reason", "reason"}};
+        for (int k = 0; k < 3; k++) {
+            int has_id = num(J(j, ids[k][1]), &x);
+            check_i(c, w, ids[k][0], 0, J(te, ids[k][0]), has_id, (int64_t)x);
+        }
+        static const char *const times[4][2] = {{"StartRelativeMSec", "start_ms"},
+                                                {"DurationMSec", "duration_ms"},
+                                                {"PauseDurationMSec", "pause_ms"},
+                                                {"SuspendDurationMSec", "suspension_ms"}};
+        for (int k = 0; k < 4; k++) {
+            int has = num(J(j, times[k][1]), &x);
+            check(c, w, times[k][0], K_TIME, k ? F_ZERO : 0, J(te, times[k][0]), has, x);
+        }
+        int has = num(J(j, "promoted_bytes"), &x);
+        check(c, w, "cli-te.PromotedMB", K_MB, F_M1, J(te, "PromotedMB"), has, x);
+        static const char *const sizes[3][2] = {{"HeapSizeBeforeMB", "heap_size_before"},
+                                                {"HeapSizeAfterMB", "heap_size_after"},
+                                                {"HeapSizePeakMB", "heap_size_peak"}};
+        for (int k = 0; k < 3; k++) {
+            has = num(J(j, sizes[k][1]), &x);
+            check(c, w, sizes[k][0], K_MB, F_M1 | F_ZERO, J(te, sizes[k][0]), has, x);
+        }
+        for (size_t k = 0; k < tj_len(heap); k++) {
+            const tj *e = AT(heap, k);
+            has = num(J(e, "size_after"), &x);
+            check(c, w, "cli-te.GenSizeAfterMB", K_MB, 0, AT(J(te, "GenSizeAfterMB"), k), has, x);
+            has = num(J(e, "size_before"), &x);
+            check(c, w, "cli-te.GenSizeBeforeMB", K_MB, F_ZERO, AT(J(te, "GenSizeBeforeMB"), k), has, x);
+        }
+    }
+    tj_free(&root);
+}
+
 static int g_argc;
 static char **g_argv;
 
@@ -1200,6 +1368,19 @@ static void test_against_traceevent(void **state)
             c->trace = g_argv[a];
             c->compat = compat;
             compare_run(c, s, &o);
+            const char *cli = getenv("GCEV_CLI");
+            if (cli && *cli) {
+                char *json = run_cli(cli, g_argv[a], compat);
+                if (!agree(c, "CLI", "gcev stats --format json", json != NULL, "%s failed", cli)) {
+                    c->failures++;
+                } else {
+                    uint32_t keep = c->explain;
+                    c->explain = 0;
+                    compare_cli(c, s, &o, json);
+                    c->explain = keep;
+                }
+                free(json);
+            }
             print_counts(c);
             failures += c->failures;
             free(c);

@@ -26,12 +26,14 @@ enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gcev stats [--format text|csv|json] [--gc N] FILE\n"
+    fprintf(f, "usage: gcev stats [--format text|csv|json] [--gc N] [--compat traceevent] FILE\n"
                "GC analysis of a .nettrace/.netperf/.etl trace: each GC (generation, reason, type,\n"
-               "pause, duration, promoted bytes, heap sizes), per-generation and whole-trace\n"
-               "summaries, segments and GC handles never freed. --gc N shows GC number N only,\n"
-               "in detail. FILE may be '-' for standard input. Values missing from the trace\n"
-               "print as '-' (text), empty cells (csv) or absent keys (json).\n");
+               "pause, duration, promoted bytes, heap sizes, TraceEvent's TraceGC metrics), per\n"
+               "process its GCStats, pause percentiles and longest pauses, segments and GC handles\n"
+               "never freed. --gc N shows GC number N only, in detail. --compat traceevent gives\n"
+               "TraceEvent 4.0's numbers, its defects included (doc/stats.md). FILE may be '-' for\n"
+               "standard input. Values missing from the trace print as '-' (text), empty cells\n"
+               "(csv) or absent keys (json).\n");
 }
 
 static void progress(void *ctx, uint64_t events, uint64_t offset, uint64_t size)
@@ -51,6 +53,8 @@ int gcev_cmd_stats(int argc, char **argv)
     const char *path = NULL, *v;
     int fmt = FMT_TEXT, m, rc;
     stats_report r = {0};
+    gcev_stats_options sopts;
+    memset(&sopts, 0, sizeof sopts);
     gcev_cli_args a;
     gcev_cli_args_init(&a, "stats", argc, argv);
     while (gcev_cli_args_next(&a)) {
@@ -62,6 +66,12 @@ int gcev_cmd_stats(int argc, char **argv)
             if (m < 0 || (fmt = gcev_cli_choice("stats", "--format", v, formats)) < 0) {
                 return GCEV_EXIT_USAGE;
             }
+        } else if ((m = gcev_cli_value(&a, "--compat", &v)) != 0) {
+            static const char *const compat[] = {"traceevent", NULL};
+            if (m < 0 || gcev_cli_choice("stats", "--compat", v, compat) < 0) {
+                return GCEV_EXIT_USAGE;
+            }
+            sopts.traceevent_compat = 1;
         } else if ((m = gcev_cli_value(&a, "--gc", &v)) != 0) {
             unsigned long long n;
             if (m < 0 || !gcev_cli_number("stats", "--gc", v, UINT32_MAX, 0, &n)) {
@@ -84,7 +94,7 @@ int gcev_cmd_stats(int argc, char **argv)
         return GCEV_EXIT_USAGE;
     }
     gcev_stats *s;
-    if (gcev_stats_create(NULL, &s) != GCEV_OK) {
+    if (gcev_stats_create(&sopts, &s) != GCEV_OK) {
         gcev_trace_close(t);
         return gcev_cli_fail("stats", "out of memory");
     }

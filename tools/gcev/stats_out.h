@@ -22,6 +22,9 @@ extern const size_t stats_seen_family_count;
 
 /* The warning every format carries when events were dropped, or NULL. */
 const char *stats_drop_warning(const stats_report *r);
+/* Whether the trace was read whole: no events dropped, no read error, no table limit hit
+ * (JSON "complete", CSV "trace_complete"). */
+int stats_complete(const stats_report *r);
 /* Whether GC g is printed (all, or only --gc N). */
 int stats_selected(const stats_report *r, const gcev_stats_gc *g);
 /* Sum over generations of a gen_heap member: returns 0 when no generation has the bit. */

@@ -34,6 +34,11 @@ const char *stats_drop_warning(const stats_report *r)
     return "events were dropped: GC statistics and segment/handle pairing may be incomplete";
 }
 
+int stats_complete(const stats_report *r)
+{
+    return !stats_drop_warning(r) && !r->read_error && !gcev_stats_get_summary(r->s)->limit_hit;
+}
+
 int stats_selected(const stats_report *r, const gcev_stats_gc *g)
 {
     return !r->one_gc || g->number == r->gc_number;

@@ -148,7 +148,9 @@ static void print_gc_table(FILE *f, const stats_report *r)
                "Pause: SuspendEE begin -> RestartEE end; GC ms: GCStart -> GCEnd; MB = 10^6 bytes.\n");
 }
 
-static void print_gc_detail(FILE *f, const gcev_stats_gc *g)
+static void print_gc_metrics(FILE *f, const stats_report *r, const gcev_stats_gc *g);
+
+static void print_gc_detail(FILE *f, const stats_report *r, const gcev_stats_gc *g)
 {
     char a[32], b[32], rs[16];
     fprintf(f, "\nGC #%u\n", g->number);
@@ -192,9 +194,21 @@ static void print_gc_detail(FILE *f, const gcev_stats_gc *g)
     }
     fprintf(f, "  heaps               %s\n",
             u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_HEAP_COUNT) != 0, (uint64_t)g->heap_count));
-    fprintf(f, "  flags               %s%s%s\n", g->flags ? "" : "-",
-            (g->flags & GCEV_STATS_GC_INCOMPLETE) ? "incomplete (events dropped) " : "",
-            (g->flags & GCEV_STATS_GC_SHARED_SUSPENSION) ? "shared-suspension" : "");
+    static const struct {
+        uint32_t bit;
+        const char *name;
+    } flag_names[] = {{GCEV_STATS_GC_COMPLETE, "complete"},
+                      {GCEV_STATS_GC_INCOMPLETE, "incomplete (events dropped)"},
+                      {GCEV_STATS_GC_SHARED_SUSPENSION, "shared-suspension"},
+                      {GCEV_STATS_GC_HEAPS_DROPPED, "heaps-dropped"},
+                      {GCEV_STATS_GC_PINS_DROPPED, "pins-dropped"}};
+    fprintf(f, "  flags               %s", g->flags ? "" : "-");
+    for (size_t i = 0, n = 0; i < sizeof flag_names / sizeof flag_names[0]; i++) {
+        if (g->flags & flag_names[i].bit) {
+            fprintf(f, "%s%s", n++ ? ", " : "", flag_names[i].name);
+        }
+    }
+    fputc('\n', f);
     fprintf(f, "  %-5s %13s %13s %13s %13s %13s\n", "heap", "before MB", "after MB", "frag before",
             "frag after", "promoted MB");
     for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
@@ -225,6 +239,209 @@ static void print_gc_detail(FILE *f, const gcev_stats_gc *g)
                 (unsigned long long)g->loh_compact_time_compact,
                 (unsigned long long)g->loh_compact_time_relocate,
                 (unsigned long long)g->loh_compact_total_refs, (unsigned long long)g->loh_compact_zero_refs);
+    }
+    print_gc_metrics(f, r, g);
+}
+
+static const char *f_s(char *buf, size_t n, int has, double v, const char *fmt)
+{
+    if (!has) {
+        return "-";
+    }
+    snprintf(buf, n, fmt, v);
+    return buf;
+}
+
+/* "mark 1.253, plan 1.042, sweep 0.033 ms": the phases the GC logged (GCGlobalHeapHistory_V4),
+ * the mark sub-phases (roots, short weak, finalization, long weak, sized refs) added up. */
+static void phases_line(FILE *f, const gcev_stats_gc *g, const char *unit)
+{
+    static const unsigned later[4] = {GCEV_STATS_PHASE_PLAN, GCEV_STATS_PHASE_RELOCATE,
+                                      GCEV_STATS_PHASE_COMPACT, GCEV_STATS_PHASE_SWEEP};
+    const uint16_t mark_bits = (1u << GCEV_STATS_PHASE_MARK_ROOT) | (1u << GCEV_STATS_PHASE_MARK_SHORT_WEAK) |
+                               (1u << GCEV_STATS_PHASE_MARK_SCAN_FINALIZATION) |
+                               (1u << GCEV_STATS_PHASE_MARK_LONG_WEAK) |
+                               (1u << GCEV_STATS_PHASE_MARK_SIZED_REF);
+    int n = 0;
+    if (g->phase_present & mark_bits) {
+        uint64_t us = 0;
+        for (unsigned i = 0; i < GCEV_STATS_PHASES; i++) {
+            us += (mark_bits & g->phase_present & (1u << i)) ? g->phase_us[i] : 0;
+        }
+        fprintf(f, "mark %.3f", us / 1000.0);
+        n++;
+    }
+    for (int k = 0; k < 4; k++) {
+        if (g->phase_present & (1u << later[k])) {
+            fprintf(f, "%s%s %.3f", n++ ? ", " : "", gcev_stats_phase_name(later[k]),
+                    g->phase_us[later[k]] / 1000.0);
+        }
+    }
+    fputs(n ? unit : "-", f);
+}
+
+/* TraceEvent's TraceGC metrics of one GC (--gc N). */
+static void print_gc_metrics(FILE *f, const stats_report *r, const gcev_stats_gc *g)
+{
+    char a[32], b[32], c[32], d[32];
+    uint64_t p = g->present;
+    char label[16];
+    gcev_stats_gc_label(g, label, sizeof label);
+    fprintf(f, "  TraceEvent's metrics (%s, process %u)\n", label, g->process_id);
+    fprintf(f, "  pause start ms      %s\n",
+            ms_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_PAUSE_START) != 0, g->pause_start_ms));
+    fprintf(f, "  since last GC ms    %s (pause %s%% of it)\n",
+            ms_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_SINCE_RESTART) != 0, g->since_last_restart_ms),
+            f_s(b, sizeof b, (p & GCEV_STATS_GC_HAS_PAUSE_PERCENT) != 0, g->pause_time_percent, "%.3f"));
+    fprintf(f, "  heap MB             before %s, after %s, peak %s (peak/after %s)\n",
+            mb_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_SIZE_BEFORE) != 0, g->heap_size_before),
+            mb_s(b, sizeof b, (p & GCEV_STATS_GC_HAS_SIZE_AFTER) != 0, g->heap_size_after),
+            mb_s(c, sizeof c, (p & GCEV_STATS_GC_HAS_SIZE_PEAK) != 0, g->heap_size_peak),
+            f_s(d, sizeof d, (p & GCEV_STATS_GC_HAS_RATIO_PEAK_AFTER) != 0, g->ratio_peak_after, "%.3f"));
+    fprintf(f, "  allocated MB        %s",
+            f_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_ALLOCATED_SINCE) != 0,
+                (double)g->allocated_since_last_gc / 1e6, "%.3f"));
+    fprintf(f, " (gen0 %s, LOH %s, POH %s), %s MB/s\n",
+            f_s(b, sizeof b, (g->gens[0].present & GCEV_STATS_HEAP_HAS_USER_ALLOCATED) != 0,
+                (double)g->gens[0].user_allocated / 1e6, "%.3f"),
+            f_s(c, sizeof c, (g->gens[3].present & GCEV_STATS_HEAP_HAS_USER_ALLOCATED) != 0,
+                (double)g->gens[3].user_allocated / 1e6, "%.3f"),
+            f_s(d, sizeof d, (g->gens[4].present & GCEV_STATS_HEAP_HAS_USER_ALLOCATED) != 0,
+                (double)g->gens[4].user_allocated / 1e6, "%.3f"),
+            f_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_ALLOC_RATE) != 0, g->alloc_rate_mb_per_sec, "%.3f"));
+    fprintf(f, "  condemned because   ");
+    if (p & GCEV_STATS_GC_HAS_CONDEMNED) {
+        for (unsigned i = 0, n = 0; i < GCEV_STATS_CONDEMNED_GROUPS; i++) {
+            if (g->condemned_reasons & (1u << i)) {
+                fprintf(f, "%s%s", n++ ? ", " : "", gcev_stats_condemned_group_name(i));
+            }
+        }
+        fputc('\n', f);
+    } else {
+        fputs("-\n", f);
+    }
+    if (p & GCEV_STATS_GC_HAS_MECHANISMS) {
+        fprintf(f, "  mechanisms          %s%s%s\n", (g->global_mechanisms & 2) ? "compacting" : "sweeping",
+                (g->global_mechanisms & 4) ? ", promotion" : "",
+                (g->global_mechanisms & 8) ? ", demotion" : "");
+    }
+    fprintf(f, "  phases              ");
+    phases_line(f, g, " ms");
+    fputc('\n', f);
+    if (p & GCEV_STATS_GC_HAS_BGC_PHASE) {
+        fprintf(f, "  BGC final pause ms  %s, last phase %u\n",
+                ms_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_BGC_FINAL_PAUSE) != 0, g->bgc_final_pause_ms),
+                g->bgc_phase);
+    }
+    if (p & GCEV_STATS_GC_HAS_COMMITTED_BEFORE) {
+        fprintf(f, "  committed MB        before %.3f, after %s\n", (double)g->committed_before.in_use / 1e6,
+                mb_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_COMMITTED_AFTER) != 0, g->committed_after.in_use));
+    }
+    if (p & GCEV_STATS_GC_HAS_DATAS) {
+        fprintf(f, "  DATAS heap count    %u\n", g->datas_heap_count);
+    }
+    if (p & (GCEV_STATS_GC_HAS_PINNED_SIZES | GCEV_STATS_GC_HAS_PINNED_PLUGS)) {
+        fprintf(f, "  pinned MB           objects %s, plugs %s (pinned by the program %s), %s%%\n",
+                mb_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_PINNED_SIZES) != 0, g->pinned_object_sizes),
+                mb_s(b, sizeof b, (p & GCEV_STATS_GC_HAS_PINNED_PLUGS) != 0, g->pinned_plug_size),
+                mb_s(c, sizeof c, (p & GCEV_STATS_GC_HAS_PINNED_PLUGS) != 0, g->user_pinned_plug_size),
+                u64_s(d, sizeof d, (p & GCEV_STATS_GC_HAS_PINNED_PERCENT) != 0,
+                      (uint64_t)g->pinned_object_percent));
+    }
+    fprintf(f, "  %-5s %10s %10s %10s %10s %10s %10s\n", "gen", "surv %", "frag %", "in MB", "out MB",
+            "budget MB", "obj MB");
+    for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
+        const gcev_stats_gen_heap *h = &g->gens[i];
+        int hist = (h->present & GCEV_STATS_HEAP_HAS_HISTORY) != 0;
+        char e[32], f2[32];
+        fprintf(
+            f, "  %-5s %10s %10s %10s %10s %10s %10s\n", gcev_stats_gen_name(i),
+            f_s(a, sizeof a, (h->present & GCEV_STATS_HEAP_HAS_SURVIVAL) != 0, h->survival_percent, "%.0f"),
+            f_s(b, sizeof b, (h->present & GCEV_STATS_HEAP_HAS_FRAG_PERCENT) != 0, h->fragmentation_percent,
+                "%.1f"),
+            mb_s(c, sizeof c, hist, h->in), mb_s(d, sizeof d, hist, h->out),
+            mb_s(e, sizeof e, hist, h->budget), mb_s(f2, sizeof f2, hist, h->obj_size_after));
+    }
+    if (g->heaps > 1) {
+        fprintf(f, "  %-5s %12s %12s %12s %10s %10s\n", "heap", "gen0 bef. MB", "promoted MB", "budget MB",
+                "joins", "join ms");
+        for (size_t i = 0; i < g->heaps; i++) {
+            const gcev_stats_heap *h = gcev_stats_gc_heap_at(r->s, g, i);
+            int hist = (h->present & GCEV_STATS_HEAPREC_HAS_HISTORY) != 0;
+            uint64_t prom = 0;
+            for (unsigned k = 0; k < GCEV_STATS_ROOT_KINDS; k++) {
+                prom += (h->mark_promoted_present & (1u << k)) ? h->mark_promoted[k] : 0;
+            }
+            char e[32];
+            fprintf(f, "  %-5u %12s %12s %12s %10s %10s\n", h->heap,
+                    mb_s(a, sizeof a, hist, h->gens[0].size_before),
+                    mb_s(b, sizeof b, h->mark_promoted_present != 0, prom),
+                    mb_s(c, sizeof c, hist, h->gens[0].budget),
+                    u64_s(d, sizeof d, (h->present & GCEV_STATS_HEAPREC_HAS_JOINS) != 0, h->joins),
+                    ms_s(e, sizeof e, (h->present & GCEV_STATS_HEAPREC_HAS_JOINS) != 0, h->join_ms));
+        }
+    }
+}
+
+/* Per process: TraceEvent's GCStats over the complete GCs, the pause distribution and the
+ * longest pauses with what explains them. */
+static void print_pauses_row(FILE *f, const char *what, const gcev_stats_pauses *d)
+{
+    char a[32], b[32], c[32], e[32], g[32];
+    int has = d->count > 0;
+    fprintf(f, "  %-11s %6llu %10s %10s %10s %10s %12s\n", what, (unsigned long long)d->count,
+            ms_s(a, sizeof a, has, d->p50_ms), ms_s(b, sizeof b, has, d->p90_ms),
+            ms_s(c, sizeof c, has, d->p99_ms), ms_s(e, sizeof e, has, d->max_ms),
+            ms_s(g, sizeof g, has, d->total_ms));
+}
+
+static void print_processes(FILE *f, const stats_report *r)
+{
+    for (size_t i = 0; i < gcev_stats_process_count(r->s); i++) {
+        const gcev_stats_process *p = gcev_stats_process_at(r->s, i);
+        const gcev_stats_gcstats *st = &p->all;
+        char a[32], b[32], c[32];
+        fprintf(f, "\nProcess %u: %llu GCs, %llu complete", p->process_id, (unsigned long long)p->gc_count,
+                (unsigned long long)p->complete_count);
+        if (p->duplicate_starts) {
+            fprintf(f, " (%llu repeated GCStart dropped)", (unsigned long long)p->duplicate_starts);
+        }
+        fputc('\n', f);
+        int means = (st->present & GCEV_STATS_GCSTATS_HAS_MEANS) != 0;
+        int dur = (st->present & GCEV_STATS_GCSTATS_HAS_DURATION) != 0;
+        fprintf(f, "  Paused            %s ms, %s%% of %s ms (first pause to last GC); %u induced GCs\n",
+                ms_s(a, sizeof a, 1, st->pause_total_ms),
+                f_s(b, sizeof b, dur && st->process_duration_ms != 0, st->pause_time_percent, "%.3f"),
+                ms_s(c, sizeof c, dur, st->process_duration_ms), st->induced);
+        fprintf(f, "  Heap MB           peak %s, mean peak %s, mean after %s\n",
+                mb_s(a, sizeof a, means, st->size_peak_max),
+                f_s(b, sizeof b, means, st->size_peak_mean / 1e6, "%.3f"),
+                f_s(c, sizeof c, means, st->size_after_mean / 1e6, "%.3f"));
+        fprintf(f, "  Allocated MB      %s (max %s MB/s), promoted %s MB\n",
+                f_s(a, sizeof a, 1, (double)st->allocated_total / 1e6, "%.3f"),
+                f_s(b, sizeof b, means, st->alloc_rate_max, "%.3f"),
+                mb_s(c, sizeof c, 1, st->promoted_total));
+        fprintf(f, "  %-11s %6s %10s %10s %10s %10s %12s\n", "Pauses", "GCs", "p50 ms", "p90 ms", "p99 ms",
+                "max ms", "total ms");
+        print_pauses_row(f, "all", &p->pauses);
+        for (unsigned g = 0; g < 3; g++) {
+            print_pauses_row(f, gcev_stats_gen_name(g), &p->pauses_by_gen[g]);
+        }
+        for (unsigned t = 0; t < 3; t++) {
+            print_pauses_row(f, gcev_stats_gc_type_name(t), &p->pauses_by_type[t]);
+        }
+        if (p->longest) {
+            fprintf(f, "  Longest pauses (ms: the pause, then the GC's phases)\n");
+        }
+        for (size_t k = 0; k < p->longest && k < 5; k++) {
+            const gcev_stats_gc *g = gcev_stats_process_longest_at(r->s, p, k);
+            char label[16], rs[16];
+            gcev_stats_gc_label(g, label, sizeof label);
+            fprintf(f, "   #%-5u %-4s %9.3f %-16.16s ", g->number, label, g->pause_ms,
+                    reason_s(rs, sizeof rs, g));
+            phases_line(f, g, "");
+            fputc('\n', f);
+        }
     }
 }
 
@@ -346,7 +563,7 @@ void stats_print_text(FILE *f, const stats_report *r)
         for (size_t i = 0; i < gcev_stats_gc_count(r->s); i++) {
             const gcev_stats_gc *g = gcev_stats_gc_at(r->s, i);
             if (stats_selected(r, g)) {
-                print_gc_detail(f, g);
+                print_gc_detail(f, r, g);
             }
         }
         return;
@@ -354,5 +571,6 @@ void stats_print_text(FILE *f, const stats_report *r)
     print_gc_table(f, r);
     print_generations(f, r);
     print_summary(f, r);
+    print_processes(f, r);
     print_lifetimes(f, r);
 }
