@@ -425,6 +425,37 @@ static void test_maps_name_values_and_format_bits(void **state)
     assert_string_equal(gcev_gc_handle_type_map_name(3), "Pinned"); /* Mono */
 }
 
+/* GC reasons 10-17: the runtime's gc_reason beyond the manifest's map (doc/quirks.md Q3). */
+static void test_gc_reason_names_beyond_the_map(void **state)
+{
+    (void)state;
+    static const char *const beyond[8] = {"InducedCompacting",     "LowMemoryHost",    "PMFullGC",
+                                          "LowMemoryHostBlocking", "BGCTuningSOH",     "BGCTuningLOH",
+                                          "BGCStepping",           "InducedAggressive"};
+    for (uint32_t r = 10; r <= 17; r++) {
+        assert_null(gcev_gc_reason_map_name(r)); /* the manifest's map is left as it is */
+        assert_string_equal(gcev_gc_reason_name(r), beyond[r - 10]);
+        assert_string_equal(gcev_map_value_name(&gcev_gc_reason_map, r), beyond[r - 10]);
+    }
+    assert_string_equal(gcev_gc_reason_name(1), "Induced");
+    assert_null(gcev_gc_reason_name(18));
+    assert_null(gcev_map_value_name(NULL, 10));
+    assert_null(gcev_map_value_name(&gcev_gc_type_map, 10)); /* only GCReasonMap is supplemented */
+    char text[32];
+    gcev_map_format(&gcev_gc_reason_map, 17, text, sizeof text);
+    assert_string_equal(text, "InducedAggressive");
+    gcev_map_format(&gcev_gc_reason_map, 18, text, sizeof text);
+    assert_string_equal(text, "18");
+    /* the formatters name it: GCStart_V2 Count=8 Depth=2 Reason=17 */
+    uint8_t p[26] = {8, 0, 0, 0, 2, 0, 0, 0, 17};
+    gcev_input in = {&gcev_provider_runtime, 1, 2, 8, p, sizeof p};
+    gcev_event ev;
+    assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
+    char names[128];
+    gcev_format_names_json(&ev, names, sizeof names);
+    assert_non_null(strstr(names, "\"Reason\":\"InducedAggressive\""));
+}
+
 static void test_loh_compact_uses_aligned_elements(void **state)
 {
     (void)state;
@@ -572,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_lookup_errors_are_specific),
         cmocka_unit_test(test_provider_lookup_by_name_and_guid),
         cmocka_unit_test(test_maps_name_values_and_format_bits),
+        cmocka_unit_test(test_gc_reason_names_beyond_the_map),
         cmocka_unit_test(test_loh_compact_uses_aligned_elements),
         cmocka_unit_test(test_dynamic_event_dispatches_on_name),
         cmocka_unit_test(test_decode_one_trailing_byte_is_reported_not_an_error),

@@ -39,6 +39,7 @@
 #include <gcev/gcev_trace.h>
 
 #include "gcev_stats_internal.h"
+#include "oracle_json.h"
 #include "testutil.h"
 
 /* ---- the oracle's records ----------------------------------------------------------- */
@@ -52,56 +53,50 @@ typedef struct oracle {
     size_t npins;
 } oracle;
 
+/* Appends *v to a list of records (grown by doubling). */
+static void push(tj **list, size_t *n, tj *v)
+{
+    if ((*n & (*n - 1)) == 0) { /* 0, 1, 2, 4 ...: the capacity is full */
+        *list = realloc(*list, (*n ? *n * 2 : 1) * sizeof **list);
+    }
+    (*list)[(*n)++] = *v;
+}
+
+/* The oracle's "gc" and "gcstats" records and its pin events (the file one line at a time). */
 static int load_oracle(const char *path, oracle *o)
 {
     memset(o, 0, sizeof *o);
-    char *text = testutil_read_file(path, NULL);
-    if (!text) {
+    oracle_lines l;
+    char err[256];
+    if (oracle_lines_load(&l, path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
         return -1;
     }
-    size_t cap_g = 64, cap_s = 4;
-    o->gcs = malloc(cap_g * sizeof *o->gcs);
-    o->stats = malloc(cap_s * sizeof *o->stats);
-    for (char *line = text; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl) {
-            *nl = '\0';
-        }
+    for (size_t i = 0; i < l.n; i++) {
+        const char *line = l.lines[i];
         int is_gc = !strncmp(line, "{\"record\":\"gc\",", 15);
         int is_stats = !strncmp(line, "{\"record\":\"gcstats\",", 20);
         int is_pin = !strncmp(line, "{\"record\":\"event\",", 18) &&
                      (strstr(line, "\"name\":\"GC/PinObjectAtGCTime\"") ||
                       strstr(line, "\"name\":\"GC/PinPlugAtGCTime\""));
-        if (is_pin) {
-            tj v;
-            if (tj_parse(line, &v) != 0) {
-                free(text);
-                return -1;
-            }
-            o->pins = realloc(o->pins, (o->npins + 1) * sizeof *o->pins);
-            o->pins[o->npins++] = v;
+        if (!is_gc && !is_stats && !is_pin) {
+            continue;
         }
-        if (is_gc || is_stats) {
-            tj v;
-            if (tj_parse(line, &v) != 0) {
-                free(text);
-                return -1;
-            }
-            if (is_gc) {
-                if (o->ngcs == cap_g) {
-                    o->gcs = realloc(o->gcs, (cap_g *= 2) * sizeof *o->gcs);
-                }
-                o->gcs[o->ngcs++] = v;
-            } else {
-                if (o->nstats == cap_s) {
-                    o->stats = realloc(o->stats, (cap_s *= 2) * sizeof *o->stats);
-                }
-                o->stats[o->nstats++] = v;
-            }
+        tj v;
+        if (oracle_lines_parse(&l, i, &v) != 0) {
+            fprintf(stderr, "%s: line %zu is not JSON\n", path, i + 1);
+            oracle_lines_free(&l);
+            return -1;
         }
-        line = nl ? nl + 1 : NULL;
+        push(is_gc      ? &o->gcs
+             : is_stats ? &o->stats
+                        : &o->pins,
+             is_gc      ? &o->ngcs
+             : is_stats ? &o->nstats
+                        : &o->npins,
+             &v);
     }
-    free(text);
+    oracle_lines_free(&l);
     return 0;
 }
 

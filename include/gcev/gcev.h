@@ -299,8 +299,17 @@ GCEV_API gcev_status gcev_map_get_info(const gcev_map *m, gcev_map_info *out);
  * Returns GCEV_E_INVALID_ARG when m, value or name is NULL or i >= its count.
  */
 GCEV_API gcev_status gcev_map_entry_at(const gcev_map *m, size_t i, uint32_t *value, const char **name);
-/* Name of value v in a value map; NULL when m is NULL or has no such value. */
+/* Name of value v in a value map as the manifest has it; NULL when m is NULL or has no such value. */
 GCEV_API const char *gcev_map_name(const gcev_map *m, uint64_t v);
+/*
+ * Name of value v in value map m as the runtime knows it: the manifest's name, else a
+ * documented supplement for values the runtime logs beyond the manifest's map (GC reasons
+ * 10-17, doc/quirks.md Q3); NULL when m is NULL or neither names v. gcev_map_format and the
+ * text/JSON formatters use these names.
+ */
+GCEV_API const char *gcev_map_value_name(const gcev_map *m, uint64_t v);
+/* gcev_map_value_name() of GCReasonMap: GCStart's and GCTriggered's Reason. */
+GCEV_API const char *gcev_gc_reason_name(uint64_t reason);
 /*
  * Formats v with a bit map as "A|B" (unknown bits appended as "0x..."), or with a
  * value map as its name, else the number. snprintf semantics. m may be NULL (the number).

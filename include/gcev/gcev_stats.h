@@ -222,7 +222,7 @@ typedef struct gcev_stats_gc {
     uint32_t flags;           /* GCEV_STATS_GC_INCOMPLETE, ... */
     uint32_t number;          /* GCStart Count: the runtime's GC index */
     uint32_t generation;      /* condemned generation (GCStart Depth) */
-    uint32_t reason;          /* GCReasonMap value (gcev_gc_reason_map_name) */
+    uint32_t reason;          /* GCReasonMap value (gcev_gc_reason_name) */
     uint32_t type;            /* gcev_stats_gc_type */
     uint32_t nested_in;       /* number of the background GC this GC ran inside */
     uint64_t thread_id;       /* thread that logged GCStart */

@@ -160,7 +160,7 @@ int gcev_field_next(gcev_field_iter *it, gcev_field *f)
         it->priv_pos_ += w;
     }
     if (d->map && !d->map->is_bitmap) {
-        f->value_name = gcev_map_name(d->map, f->v.u);
+        f->value_name = gcev_map_value_name(d->map, f->v.u);
     }
     return 1;
 }

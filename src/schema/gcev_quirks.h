@@ -39,4 +39,22 @@ static inline int gcev_quirk_aligned_elements(const gcev_event_desc *desc)
     return (desc->quirks & GCEV_Q_ALIGNED_ELEMENTS) != 0;
 }
 
+/*
+ * Values the runtime logs beyond the manifest's value maps: X(map name, value, name).
+ * GCStart's and GCTriggered's Reason is the GC's own gc_reason (dotnet/runtime
+ * src/coreclr/gc/gc.h, "These values should be in sync with the GC_REASONs (in
+ * eventtrace.h) used for ETW"), which goes to reason_induced_aggressive = 17 while
+ * ClrEtwAll.man's GCReasonMap stops at 0x9 (doc/quirks.md Q3). gcev_map_value_name()
+ * (gcev_schema.c) consults it after the manifest's map.
+ */
+#define GCEV_QUIRKS_VALUE_NAMES(X)                                                                           \
+    X("GCReasonMap", 10, "InducedCompacting")     /* reason_induced_compacting */                            \
+    X("GCReasonMap", 11, "LowMemoryHost")         /* reason_lowmemory_host */                                \
+    X("GCReasonMap", 12, "PMFullGC")              /* reason_pm_full_gc: provisional mode */                  \
+    X("GCReasonMap", 13, "LowMemoryHostBlocking") /* reason_lowmemory_host_blocking */                       \
+    X("GCReasonMap", 14, "BGCTuningSOH")          /* reason_bgc_tuning_soh */                                \
+    X("GCReasonMap", 15, "BGCTuningLOH")          /* reason_bgc_tuning_loh */                                \
+    X("GCReasonMap", 16, "BGCStepping")           /* reason_bgc_stepping */                                  \
+    X("GCReasonMap", 17, "InducedAggressive")     /* reason_induced_aggressive */
+
 #endif

@@ -6,6 +6,7 @@
 
 #include "gcev_generated.h"
 #include "gcev_out.h"
+#include "gcev_quirks.h"
 #include "gcev_schema_desc.h"
 
 const gcev_provider *const *gcev_providers(size_t *count)
@@ -100,6 +101,26 @@ const char *gcev_map_name(const gcev_map *m, uint64_t v)
     return lo < m->count && m->entries[lo].value == v ? m->entries[lo].name : NULL;
 }
 
+const char *gcev_map_value_name(const gcev_map *m, uint64_t v)
+{
+    const char *name = gcev_map_name(m, v);
+    if (name || !m) {
+        return name;
+    }
+#define GCEV_VALUE_NAME_(map, value, text)                                                                   \
+    if (v == (value) && strcmp(m->name, (map)) == 0) {                                                       \
+        return (text);                                                                                       \
+    }
+    GCEV_QUIRKS_VALUE_NAMES(GCEV_VALUE_NAME_)
+#undef GCEV_VALUE_NAME_
+    return NULL;
+}
+
+const char *gcev_gc_reason_name(uint64_t reason)
+{
+    return gcev_map_value_name(&gcev_gc_reason_map, reason);
+}
+
 size_t gcev_map_format(const gcev_map *m, uint64_t v, char *buf, size_t n)
 {
     gcev_out o = {buf, n, 0};
@@ -108,7 +129,7 @@ size_t gcev_map_format(const gcev_map *m, uint64_t v, char *buf, size_t n)
         return gcev_out_finish(&o);
     }
     if (!m->is_bitmap) {
-        const char *name = gcev_map_name(m, v);
+        const char *name = gcev_map_value_name(m, v);
         if (name) {
             gcev_out_str(&o, name);
         } else {

@@ -291,7 +291,7 @@ static void print_gc(FILE *f, const gcev_stats_gc *g, uint64_t dropped, int comp
     c_u64(f, (p & GCEV_STATS_GC_HAS_GENERATION) != 0, g->generation);
     c_str(f, (p & GCEV_STATS_GC_HAS_TYPE) ? gcev_stats_gc_type_name(g->type) : NULL);
     c_u64(f, (p & GCEV_STATS_GC_HAS_REASON) != 0, g->reason);
-    c_str(f, (p & GCEV_STATS_GC_HAS_REASON) ? gcev_gc_reason_map_name(g->reason) : NULL);
+    c_str(f, (p & GCEV_STATS_GC_HAS_REASON) ? gcev_gc_reason_name(g->reason) : NULL);
     c_u64(f, (p & GCEV_STATS_GC_HAS_NESTED_IN) != 0, g->nested_in);
     c_u64(f, 1, g->thread_id);
     c_ms(f, 1, g->start_ms);

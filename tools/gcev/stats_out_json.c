@@ -84,7 +84,7 @@ static void print_gc(FILE *f, const gcev_stats *s, const gcev_stats_gc *g)
     k_u64(&o, "generation", (p & GCEV_STATS_GC_HAS_GENERATION) != 0, g->generation);
     k_u64(&o, "reason", (p & GCEV_STATS_GC_HAS_REASON) != 0, g->reason);
     if (p & GCEV_STATS_GC_HAS_REASON) {
-        k_str(&o, "reason_name", gcev_gc_reason_map_name(g->reason));
+        k_str(&o, "reason_name", gcev_gc_reason_name(g->reason));
     }
     if (p & GCEV_STATS_GC_HAS_TYPE) {
         k_str(&o, "type", gcev_stats_gc_type_name(g->type));
@@ -532,7 +532,7 @@ static void print_processes(FILE *f, const stats_report *r)
             }
             k_u64(&lo, "reason", (g->present & GCEV_STATS_GC_HAS_REASON) != 0, g->reason);
             if (g->present & GCEV_STATS_GC_HAS_REASON) {
-                k_str(&lo, "reason_name", gcev_gc_reason_map_name(g->reason));
+                k_str(&lo, "reason_name", gcev_gc_reason_name(g->reason));
             }
             k_ms(&lo, "suspension_ms", (g->present & GCEV_STATS_GC_HAS_SUSPENSION) != 0, g->suspension_ms);
             k_ms(&lo, "duration_ms", (g->present & GCEV_STATS_GC_HAS_END) != 0, g->duration_ms);

@@ -60,7 +60,7 @@ static const char *reason_s(char *buf, size_t n, const gcev_stats_gc *g)
     if (!(g->present & GCEV_STATS_GC_HAS_REASON)) {
         return "-";
     }
-    const char *name = gcev_gc_reason_map_name(g->reason);
+    const char *name = gcev_gc_reason_name(g->reason);
     if (name) {
         return name;
     }
@@ -409,7 +409,7 @@ static void print_processes(FILE *f, const stats_report *r)
         fputc('\n', f);
         int means = (st->present & GCEV_STATS_GCSTATS_HAS_MEANS) != 0;
         int dur = (st->present & GCEV_STATS_GCSTATS_HAS_DURATION) != 0;
-        fprintf(f, "  Paused            %s ms, %s%% of %s ms (first pause to last GC); %u induced GCs\n",
+        fprintf(f, "  Paused            %s ms, %s%% of %s ms (first pause to last GC); induced GCs: %u\n",
                 ms_s(a, sizeof a, 1, st->pause_total_ms),
                 f_s(b, sizeof b, dur && st->process_duration_ms != 0, st->pause_time_percent, "%.3f"),
                 ms_s(c, sizeof c, dur, st->process_duration_ms), st->induced);
