@@ -86,6 +86,20 @@ int gcev_cli_finish_output(const char *cmd, int rc);
 /* Formats with the snprintf-style formatter into a malloc'ed string (NULL on OOM). */
 char *gcev_cli_format(size_t (*fn)(const gcev_event *, char *, size_t), const gcev_event *ev);
 
+/*
+ * The layout version each command's JSON carries as "json_version" (in every object a
+ * command prints at top level: each line of dump's JSONL, each element of schema's array).
+ * A change of a command's keys or of what their values mean bumps its version and is
+ * recorded in CHANGELOG.md.
+ */
+enum {
+    GCEV_JSON_VERSION_COUNT = 1,
+    GCEV_JSON_VERSION_DECODE = 1,
+    GCEV_JSON_VERSION_DUMP = 1,
+    GCEV_JSON_VERSION_SCHEMA = 1,
+    GCEV_JSON_VERSION_STATS = 2 /* 2: TraceEvent's metrics, per-heap records, processes */
+};
+
 /* Writes s as a JSON string literal (UTF-8 passed through, controls escaped). */
 void gcev_cli_json_string(FILE *out, const char *s);
 

@@ -125,7 +125,7 @@ static void print_json(const count_table *t, uint64_t total, const count_trust *
         gcev_cli_json_string(stdout, r->name);
         printf(", \"count\": %llu}", (unsigned long long)r->count);
     }
-    printf("%s]}\n", t->n ? "\n" : "");
+    printf("%s], \"json_version\": %d}\n", t->n ? "\n" : "", GCEV_JSON_VERSION_COUNT);
 }
 
 static void print_text(const count_table *t, uint64_t total, const count_trust *k)

@@ -191,7 +191,7 @@ int gcev_cmd_decode(int argc, char **argv)
             fputc('}', stdout);
         }
     }
-    fputs("}\n", stdout);
+    fprintf(stdout, ",\"json_version\":%d}\n", GCEV_JSON_VERSION_DECODE);
     if (ev.trailing) {
         fprintf(stderr, "gcev decode: note: %u trailing byte(s) after the %s template%s\n", ev.trailing,
                 gcev_cli_symbol(ev.desc), ev.newer_version ? " (payload version is newer)" : "");

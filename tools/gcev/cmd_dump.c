@@ -161,7 +161,7 @@ static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, c
             printf(",\"error\":");
             gcev_cli_json_string(stdout, p->problem);
         }
-        printf("}\n");
+        printf(",\"json_version\":%d}\n", GCEV_JSON_VERSION_DUMP);
     } else if (fmt == FMT_CSV) {
         csv_field(prov);
         if (ev->no_event_id) {

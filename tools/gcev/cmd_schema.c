@@ -151,7 +151,7 @@ int gcev_cmd_schema(int argc, char **argv)
                 gcev_cli_json_string(stdout, d.symbol);
                 fprintf(stdout, ",\"fields\":");
                 fields_json(stdout, d.fields);
-                fputc('}', stdout);
+                fprintf(stdout, ",\"json_version\":%d}", GCEV_JSON_VERSION_SCHEMA);
             } else {
                 printf("%s %u v%u %s:", pi.name, d.id, d.version, d.symbol);
                 fields_text(stdout, d.fields);

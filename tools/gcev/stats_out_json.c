@@ -9,10 +9,6 @@
 #include "cli.h"
 #include "stats_out.h"
 
-/* The layout version of this output (json_version): 1 had no such key; 2 added the TraceEvent
- * metrics, per-heap records and per-process summaries (CHANGELOG.md). */
-enum { STATS_JSON_VERSION = 2 };
-
 /* Writes `,"key":` (or `"key":` for the first member of an object). */
 typedef struct jobj {
     FILE *f;
@@ -655,7 +651,7 @@ static void print_lifetimes(FILE *f, const stats_report *r)
 void stats_print_json(FILE *f, const stats_report *r)
 {
     const gcev_stats_summary *sum = gcev_stats_get_summary(r->s);
-    fprintf(f, "{\"json_version\":%d,\"trace\":{\"file\":", STATS_JSON_VERSION);
+    fprintf(f, "{\"json_version\":%d,\"trace\":{\"file\":", GCEV_JSON_VERSION_STATS);
     gcev_cli_json_string(f, r->path);
     if (r->info) {
         fprintf(f, ",\"format\":\"%s\",\"format_version\":%u,\"pointer_size\":%u",
