@@ -456,6 +456,41 @@ static void test_gc_reason_names_beyond_the_map(void **state)
     assert_non_null(strstr(names, "\"Reason\":\"InducedAggressive\""));
 }
 
+/* AllocationSampled (Runtime 303 v0, .NET 10): in the schema, task AllocationSampling selected. */
+static void test_allocation_sampled_is_a_gc_event(void **state)
+{
+    (void)state;
+    gcev_status st;
+    const gcev_event_desc *d = gcev_event_desc_resolve(&gcev_provider_runtime, 303, 0, &st);
+    assert_non_null(d);
+    gcev_event_info info;
+    assert_int_equal(gcev_event_get_info(d, &info), GCEV_OK);
+    assert_string_equal(info.symbol, "AllocationSampled");
+    assert_string_equal(info.task_name, "AllocationSampling");
+    assert_int_equal(info.task, 40);
+    assert_true(info.keywords == UINT64_C(0x80000000000));
+    assert_int_equal(info.level, 4);
+    /* Kind 2 (POH), instance 7, TypeID, "A", Address, ObjectSize 48, SampledByteOffset 1000 */
+    uint8_t p[] = {2, 0, 0, 0, 7, 0,  0x10, 0x20, 0x30, 0x40, 0, 0, 0, 0,    'A', 0, 0, 0, 0xa0, 0xb0, 0,
+                   0, 0, 0, 0, 0, 48, 0,    0,    0,    0,    0, 0, 0, 0xe8, 3,   0, 0, 0, 0,    0,    0};
+    gcev_input in = {&gcev_provider_runtime, 303, 0, 8, p, sizeof p};
+    gcev_event ev;
+    assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
+    assert_int_equal(ev.family, GCEV_FAMILY_ALLOCATION_SAMPLED);
+    const gcev_allocation_sampled *a = &ev.u.allocation_sampled;
+    assert_int_equal(a->allocation_kind, 2);
+    assert_int_equal(a->clr_instance_id, 7);
+    assert_true(a->type_id == UINT64_C(0x40302010));
+    assert_int_equal(a->type_name.nbytes, 2);
+    assert_true(a->address == UINT64_C(0xb0a0));
+    assert_true(a->object_size == 48);
+    assert_true(a->sampled_byte_offset == 1000);
+    assert_int_equal(ev.trailing, 0);
+    char names[128];
+    gcev_format_names_json(&ev, names, sizeof names);
+    assert_string_equal(names, "{\"AllocationKind\":\"Pinned\"}");
+}
+
 static void test_loh_compact_uses_aligned_elements(void **state)
 {
     (void)state;
@@ -604,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_provider_lookup_by_name_and_guid),
         cmocka_unit_test(test_maps_name_values_and_format_bits),
         cmocka_unit_test(test_gc_reason_names_beyond_the_map),
+        cmocka_unit_test(test_allocation_sampled_is_a_gc_event),
         cmocka_unit_test(test_loh_compact_uses_aligned_elements),
         cmocka_unit_test(test_dynamic_event_dispatches_on_name),
         cmocka_unit_test(test_decode_one_trailing_byte_is_reported_not_an_error),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gcev-gen [--select FILE] [--header H --source C [--decoder D]] [--describe] MANIFEST...
- * gcev-gen --check-against REF.man [--select FILE] MANIFEST...
+ * gcev-gen --check-against REF.man [--check-against SUPPLEMENT.man]... [--select FILE] MANIFEST...
  */
 #include "gen.h"
 
@@ -19,7 +19,9 @@ static void usage(void)
             "  --header/--source    write the generated C header / tables\n"
             "  --decoder            write the generated straight-line decoders (decode layer)\n"
             "  --describe           print one canonical line per event version and map\n"
-            "  --check-against REF  compare MANIFEST(s) with REF; exit 1 listing differences\n");
+            "  --check-against REF  compare MANIFEST(s) with REF; exit 1 listing differences (given\n"
+            "                       again, the files together are the reference: a supplement adds\n"
+            "                       events newer than REF to REF's providers)\n");
     exit(2);
 }
 
@@ -34,11 +36,12 @@ static FILE *open_out(const char *path)
 
 int main(int argc, char **argv)
 {
-    const char *select = NULL, *header = NULL, *source = NULL, *decoder = NULL, *ref = NULL;
+    const char *select = NULL, *header = NULL, *source = NULL, *decoder = NULL;
     int describe = 0;
     gen_model m = {0};
     const char **inputs = calloc((size_t)argc, sizeof *inputs);
-    size_t ninputs = 0;
+    const char **refs = calloc((size_t)argc, sizeof *refs);
+    size_t ninputs = 0, nrefs = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--select") && i + 1 < argc) {
             select = argv[++i];
@@ -49,7 +52,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--decoder") && i + 1 < argc) {
             decoder = argv[++i];
         } else if (!strcmp(argv[i], "--check-against") && i + 1 < argc) {
-            ref = argv[++i];
+            refs[nrefs++] = argv[++i];
         } else if (!strcmp(argv[i], "--describe")) {
             describe = 1;
         } else if (argv[i][0] == '-') {
@@ -58,7 +61,7 @@ int main(int argc, char **argv)
             inputs[ninputs++] = argv[i];
         }
     }
-    if (ninputs == 0 || (!header != !source) || (decoder && !header) || (!header && !describe && !ref)) {
+    if (ninputs == 0 || (!header != !source) || (decoder && !header) || (!header && !describe && !nrefs)) {
         usage();
     }
     gen_select sel = {0};
@@ -68,10 +71,12 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < ninputs; i++) {
         gen_parse_manifest(&m, inputs[i]);
     }
-    if (ref) {
+    if (nrefs) {
         gen_resolve(&m, NULL);
         gen_model r = {0};
-        gen_parse_manifest(&r, ref);
+        for (size_t i = 0; i < nrefs; i++) {
+            gen_parse_manifest(&r, refs[i]);
+        }
         gen_resolve(&r, select ? &sel : NULL);
         return gen_compare(&m, &r, stdout) ? 1 : 0;
     }
@@ -96,5 +101,6 @@ int main(int argc, char **argv)
         }
     }
     free(inputs);
+    free(refs);
     return 0;
 }

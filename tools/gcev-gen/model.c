@@ -414,6 +414,38 @@ static int cmp_entry(const void *a, const void *b)
     return x->value < y->value ? -1 : x->value > y->value;
 }
 
+static int gen_strcasecmp(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        int x = (*a >= 'A' && *a <= 'Z') ? *a + 32 : *a, y = (*b >= 'A' && *b <= 'Z') ? *b + 32 : *b;
+        if (x != y) {
+            return x - y;
+        }
+    }
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
+#define GEN_APPEND(dst, ndst, src, nsrc)                                                                     \
+    do {                                                                                                     \
+        for (size_t k_ = 0; k_ < (nsrc); k_++) {                                                             \
+            *GEN_PUSH(dst, ndst) = (src)[k_];                                                                \
+        }                                                                                                    \
+    } while (0)
+
+/* Appends what p declares to into (the same provider, declared in another file). */
+static void merge_provider(gen_provider *into, const gen_provider *p)
+{
+    GEN_APPEND(into->keywords, into->nkeywords, p->keywords, p->nkeywords);
+    GEN_APPEND(into->tasks, into->ntasks, p->tasks, p->ntasks);
+    GEN_APPEND(into->opcodes, into->nopcodes, p->opcodes, p->nopcodes);
+    GEN_APPEND(into->maps, into->nmaps, p->maps, p->nmaps);
+    GEN_APPEND(into->templates, into->ntemplates, p->templates, p->ntemplates);
+    GEN_APPEND(into->events, into->nevents, p->events, p->nevents);
+    if (!into->guid) {
+        into->guid = p->guid;
+    }
+}
+
 void gen_resolve(gen_model *m, const gen_select *sel)
 {
     size_t keep = 0;
@@ -429,10 +461,21 @@ void gen_resolve(gen_model *m, const gen_select *sel)
         if (ne == 0) {
             continue;
         }
+        gen_provider *into = NULL;
         for (size_t q = 0; q < keep; q++) {
             if (strcmp(m->providers[q].name, p->name) == 0) {
+                into = &m->providers[q];
+            }
+        }
+        if (into) {
+            /* a provider declared again in another file (a supplement such as
+             * manifest/gc_newer.man) adds to it; twice in one file is an error */
+            if (into->file == p->file ||
+                (into->guid && p->guid && gen_strcasecmp(into->guid, p->guid) != 0)) {
                 gen_fail(p->file, p->line, "provider '%s' declared twice", p->name);
             }
+            merge_provider(into, p);
+            continue;
         }
         m->providers[keep++] = *p;
     }
