@@ -4,14 +4,16 @@
 # a layer it may not use does not compile: that is how the layer rule of
 # doc/ARCHITECTURE.md is enforced. Every layer sees the public headers.
 #
-#   gcev_layer(<name> [PUBLIC_API_ONLY] SOURCES <files...> [USES <folders under src/...>])
+#   gcev_layer(<name> [PUBLIC_API_ONLY | PUBLIC_API] SOURCES <files...> [USES <folders under src/...>])
 #
 # PUBLIC_API_ONLY: the layer sees only include/gcev (stats); the architecture
 # check then also refuses any call of a symbol libgcev does not export.
+# PUBLIC_API: the layer may call exported functions of any layer besides its
+# USES layers (session: base, and the trace readers through the public API).
 #
 # The objects of every layer go into libgcev (src/CMakeLists.txt).
 function(gcev_layer name)
-  cmake_parse_arguments(PARSE_ARGV 1 L "PUBLIC_API_ONLY" "" "SOURCES;USES")
+  cmake_parse_arguments(PARSE_ARGV 1 L "PUBLIC_API_ONLY;PUBLIC_API" "" "SOURCES;USES")
   set(target gcev_${name})
   add_library(${target} OBJECT ${L_SOURCES})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
@@ -33,6 +35,8 @@ function(gcev_layer name)
   endforeach()
   if(L_PUBLIC_API_ONLY)
     set(pub 1)
+  elseif(L_PUBLIC_API)
+    set(pub 2)
   else()
     set(pub 0)
   endif()

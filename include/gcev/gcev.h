@@ -66,7 +66,13 @@ extern "C" {
     X(GCEV_E_FORMAT, "malformed trace data")                                                                 \
     X(GCEV_E_UNSUPPORTED, "unsupported trace format or version")                                             \
     X(GCEV_E_LIMIT, "a size or count exceeds a safety limit")                                                \
-    X(GCEV_E_TRUNCATED_FILE, "trace ends inside a record")
+    X(GCEV_E_TRUNCATED_FILE, "trace ends inside a record")                                                   \
+    X(GCEV_E_NO_PROCESS, "no such process")                                                                  \
+    X(GCEV_E_NOT_DOTNET, "no .NET diagnostic socket for this process")                                       \
+    X(GCEV_E_PERMISSION, "permission denied")                                                                \
+    X(GCEV_E_REFUSED, "the runtime refused the command")                                                     \
+    X(GCEV_E_TIMEOUT, "timed out")                                                                           \
+    X(GCEV_E_PROCESS_EXITED, "the process ended the session before it was stopped")
 
 typedef enum gcev_status {
 #define GCEV_STATUS_ENUM_(name, msg) name,

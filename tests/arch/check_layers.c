@@ -7,12 +7,13 @@
  *   - a dependency on a layer the unit's layer may not use (the USES lists of
  *     src/<layer>/CMakeLists.txt, as doc/ARCHITECTURE.md states them);
  *   - a layer that sees only the public API (stats, tools/, examples/) using a
- *     symbol the shared library does not export, or a private header;
+ *     symbol the shared library does not export, or a private header (a layer
+ *     marked 2, e.g. session, may use its USES layers and the public API);
  *   - any cycle between units, reported with the units on it.
  *
  * Input: a plan file written by CMake (tests/arch/CMakeLists.txt) with lines
  *   nm <path of nm>
- *   layer <name> <folder> <public-only 0|1> [<allowed folder>...]
+ *   layer <name> <folder> <public-only 0|1|2> [<allowed folder>...]
  *   obj <layer name> <object file>
  * Header and source files are found by listing each layer's folder.
  */
@@ -216,7 +217,7 @@ static void scan_includes(int li, const char *file)
             fail("%s includes \"%s\": %s", path, name, msg);
             continue;
         }
-        if (layers[li].public_only && hl != li) {
+        if (layers[li].public_only == 1 && hl != li) {
             fail("%s includes private header \"%s\" of another layer (%s sees only include/gcev)", path, name,
                  layers[li].name);
         }
@@ -357,13 +358,14 @@ static void collect_uses(int oi)
             continue; /* libc and friends */
         }
         int to = syms[s].unit, tl = units[to].layer;
-        if (!layers[li].public_only && !may_use(li, tl)) {
+        if (layers[li].public_only != 1 && !may_use(li, tl) &&
+            !(layers[li].public_only == 2 && syms[s].exported)) {
             char msg[256];
             snprintf(msg, sizeof msg, "layer %.60s may not use layer %.60s", layers[li].name,
                      layers[tl].name);
             fail("%s uses %s: %s", uname, name, msg);
         }
-        if (layers[li].public_only && tl != li && !syms[s].exported) {
+        if (layers[li].public_only == 1 && tl != li && !syms[s].exported) {
             fail("%s uses %s, which is not public API (%s sees only include/gcev)", uname, name,
                  layers[li].name);
         }
@@ -516,7 +518,9 @@ int main(int argc, char **argv)
             int al = layer_of_dir(layers[i].allowed[a]);
             printf(" %s", al >= 0 ? layers[al].name : layers[i].allowed[a]);
         }
-        printf("%s\n", layers[i].public_only ? " (public API only)" : "");
+        printf("%s\n", layers[i].public_only == 1   ? " (public API only)"
+                       : layers[i].public_only == 2 ? " and the public API"
+                                                    : "");
     }
     if (failures) {
         printf("%d problem(s)\n", failures);

@@ -458,6 +458,41 @@ static void manifest_seeds(const char *src, const char *sub)
     closedir(d);
 }
 
+/* IPC replies (fuzz_ipc): OK with a session id, an error HRESULT, a ProcessInfo2 payload. */
+static void ipc_seeds(void)
+{
+    static const uint8_t magic[14] = {'D', 'O', 'T', 'N', 'E', 'T', '_', 'I', 'P', 'C', '_', 'V', '1', 0};
+    uint8_t b[256];
+    memcpy(b, magic, 14);
+    const uint8_t ok[] = {28, 0, 0xFF, 0x00, 0, 0, 0x34, 0x12, 0, 0, 0, 0, 0, 0};
+    memcpy(b + 14, ok, sizeof ok);
+    put("ipc", "ok", b, 14 + sizeof ok);
+    const uint8_t error[] = {24, 0, 0xFF, 0xFF, 0, 0, 0x85, 0x13, 0x13, 0x80};
+    memcpy(b + 14, error, sizeof error);
+    put("ipc", "error", b, 14 + sizeof error);
+    /* ProcessInfo2: pid, cookie, then five strings (u32 units with the NUL, UTF-16LE) */
+    size_t n = 20;
+    memset(b + n, 0, 24);
+    b[n] = 7;
+    n += 24;
+    static const char *const strs[] = {"/usr/bin/app run", "Linux", "x64", "app", "10.0.12"};
+    for (size_t i = 0; i < 5; i++) {
+        uint32_t units = (uint32_t)strlen(strs[i]) + 1;
+        memcpy(b + n, &units, 4);
+        n += 4;
+        for (uint32_t k = 0; k < units; k++) {
+            b[n++] = (uint8_t)strs[i][k];
+            b[n++] = 0;
+        }
+    }
+    b[14] = (uint8_t)n;
+    b[15] = 0;
+    b[16] = 0xFF;
+    b[17] = 0x00;
+    b[18] = b[19] = 0;
+    put("ipc", "process_info2", b, n);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -473,6 +508,7 @@ int main(int argc, char **argv)
     sample_seeds();
     xpress_streams();
     etl_seed();
+    ipc_seeds();
     manifest_seeds(argv[2], "manifest");
     manifest_seeds(argv[2], "tests/manifests");
     if (argc > 3) {

@@ -6,8 +6,18 @@
 #include <gcev/gcev.h>
 #include <stdio.h>
 
-/* Exit statuses shared by every subcommand. */
-enum { GCEV_EXIT_OK = 0, GCEV_EXIT_TRACE_ERROR = 1, GCEV_EXIT_USAGE = 2 };
+/* Exit statuses shared by every subcommand (3 and up: live sessions, cli_session.h). */
+enum {
+    GCEV_EXIT_OK = 0,
+    GCEV_EXIT_TRACE_ERROR = 1,
+    GCEV_EXIT_USAGE = 2,
+    GCEV_EXIT_NO_PROCESS = 3, /* no process with that pid */
+    GCEV_EXIT_NOT_DOTNET = 4, /* no .NET diagnostic socket for it */
+    GCEV_EXIT_PERMISSION = 5, /* its socket belongs to another user */
+    GCEV_EXIT_REFUSED = 6,    /* the runtime answered with an error (HRESULT) */
+    GCEV_EXIT_TIMEOUT = 7,    /* the runtime did not answer in time */
+    GCEV_EXIT_EXITED = 8      /* the process died during the session: its last block is lost */
+};
 
 /* "gcev <cmd>: <message>" on stderr; returns GCEV_EXIT_USAGE. */
 int gcev_cli_fail(const char *cmd, const char *fmt, ...);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gcev stats [--format text|csv|json] [--gc N] FILE
+ * gcev stats [--format ...] [--gc N] --pid PID [--duration S] [--record FILE] [--profile P]
  * GC analysis of a trace (gcev_stats.h): a per-GC table, per-generation and
- * whole-trace summaries, segment/handle lifetimes. Progress goes to stderr,
- * and only when stderr is a terminal, so pipes and files stay clean.
+ * whole-trace summaries, segment/handle lifetimes; with --pid, of a live
+ * session (the same analysis, on the stream). Progress goes to stderr, and only
+ * when stderr is a terminal, so pipes and files stay clean.
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L /* isatty */
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_session.h"
 #include "commands.h"
 #include "cli_trace.h"
 #include "stats_out.h"
@@ -26,14 +29,20 @@ enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gcev stats [--format text|csv|json] [--gc N] [--compat traceevent] FILE\n"
-               "GC analysis of a .nettrace/.netperf/.etl trace: each GC (generation, reason, type,\n"
-               "pause, duration, promoted bytes, heap sizes, TraceEvent's TraceGC metrics), per\n"
-               "process its GCStats, pause percentiles and longest pauses, segments and GC handles\n"
-               "never freed. --gc N shows GC number N only, in detail. --compat traceevent gives\n"
-               "TraceEvent 4.0's numbers, its defects included (doc/stats.md). FILE may be '-' for\n"
-               "standard input. Values missing from the trace print as '-' (text), empty cells\n"
-               "(csv) or absent keys (json).\n");
+    fprintf(
+        f,
+        "usage: gcev stats [--format text|csv|json] [--gc N] [--compat traceevent] FILE\n"
+        "       gcev stats [--format text|csv|json] [--gc N] --pid PID [--duration S]\n"
+        "                  [--record FILE] [--profile P] [--timeout S]\n"
+        "GC analysis of a .nettrace/.netperf/.etl trace: each GC (generation, reason, type,\n"
+        "pause, duration, promoted bytes, heap sizes, TraceEvent's TraceGC metrics), per\n"
+        "process its GCStats, pause percentiles and longest pauses, segments and GC handles\n"
+        "never freed. --gc N shows GC number N only, in detail. --compat traceevent gives\n"
+        "TraceEvent 4.0's numbers, its defects included (doc/stats.md). FILE may be '-' for\n"
+        "standard input. Values missing from the trace print as '-' (text), empty cells\n"
+        "(csv) or absent keys (json).\n"
+        "--pid attaches to a running .NET process instead and analyses its GCs until\n"
+        "--duration, Ctrl-C or its end; --record FILE keeps the session's stream.\n" CLI_LIVE_OPTIONS_HELP);
 }
 
 static void progress(void *ctx, uint64_t events, uint64_t offset, uint64_t size)
@@ -55,12 +64,26 @@ int gcev_cmd_stats(int argc, char **argv)
     stats_report r = {0};
     gcev_stats_options sopts;
     memset(&sopts, 0, sizeof sopts);
+    cli_live_opts live;
+    memset(&live, 0, sizeof live);
+    int live_opt = 0; /* a live-session option was given */
     gcev_cli_args a;
     gcev_cli_args_init(&a, "stats", argc, argv);
     while (gcev_cli_args_next(&a)) {
+        int lrc = 0, t;
         if (gcev_cli_flag(&a, "--help") || gcev_cli_flag(&a, "-h")) {
             usage(stdout);
             return GCEV_EXIT_OK;
+        } else if ((m = gcev_cli_value(&a, "--pid", &v)) != 0) {
+            if (m < 0 || cli_parse_pid("stats", v, &live.pid)) {
+                return GCEV_EXIT_USAGE;
+            }
+            live.have_pid = 1;
+        } else if ((t = cli_live_option(&a, 1, &live, &lrc)) != 0) {
+            if (t < 0) {
+                return lrc;
+            }
+            live_opt = 1;
         } else if ((m = gcev_cli_value(&a, "--format", &v)) != 0) {
             static const char *const formats[] = {"text", "csv", "json", NULL}; /* FMT_* order */
             if (m < 0 || (fmt = gcev_cli_choice("stats", "--format", v, formats)) < 0) {
@@ -83,19 +106,40 @@ int gcev_cmd_stats(int argc, char **argv)
             return rc;
         }
     }
-    if (!path) {
+    if (live.have_pid && path) {
+        return gcev_cli_fail("stats", "give either FILE or --pid PID, not both");
+    }
+    if (live_opt && !live.have_pid) {
+        return gcev_cli_fail("stats",
+                             "--duration, --record, --profile, --providers and --timeout need --pid");
+    }
+    if (!path && !live.have_pid) {
         return gcev_cli_no_file("stats");
     }
     /* the model needs timestamp order: file order interleaves threads (events of different threads
      * interleave) */
     gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
-    gcev_trace *t;
-    if (gcev_cli_open_trace("stats", path, &opts, &t)) {
+    gcev_trace *t = NULL;
+    gcev_session *sess = NULL;
+    char pid_label[32];
+    if (live.have_pid) {
+        int lrc = cli_live_open("stats", &live, GCEV_TRACE_ORDER_TIME, &sess);
+        if (lrc) {
+            return lrc;
+        }
+        t = gcev_session_trace(sess);
+        snprintf(pid_label, sizeof pid_label, "pid %u", live.pid);
+        path = pid_label;
+    } else if (gcev_cli_open_trace("stats", path, &opts, &t)) {
         return GCEV_EXIT_USAGE;
     }
     gcev_stats *s;
     if (gcev_stats_create(&sopts, &s) != GCEV_OK) {
-        gcev_trace_close(t);
+        if (sess) {
+            cli_live_close(sess);
+        } else {
+            gcev_trace_close(t);
+        }
         return gcev_cli_fail("stats", "out of memory");
     }
     int tty = STATS_ISATTY(2);
@@ -105,7 +149,14 @@ int gcev_cmd_stats(int argc, char **argv)
         fprintf(stderr, "\r%40s\r", "");
     }
     rc = GCEV_EXIT_OK;
-    if (st != GCEV_OK) {
+    if (sess) {
+        /* a live session: GCEV_OK is its clean end; anything else says why it ended */
+        gcev_status ls = gcev_session_status(sess, st == GCEV_OK ? GCEV_END : st, &err);
+        rc = cli_live_end("stats", sess, ls, &err);
+        if (rc != GCEV_EXIT_OK) {
+            r.read_error = err.message ? err.message : gcev_status_str(ls);
+        }
+    } else if (st != GCEV_OK) {
         gcev_cli_trace_error("stats", path, t, st, &err);
         r.read_error = err.message ? err.message : gcev_status_str(st);
         rc = GCEV_EXIT_TRACE_ERROR;
@@ -128,6 +179,10 @@ int gcev_cmd_stats(int argc, char **argv)
         fprintf(stderr, "gcev stats: warning: %s\n", stats_drop_warning(&r));
     }
     gcev_stats_free(s);
-    gcev_trace_close(t);
+    if (sess) {
+        cli_live_close(sess);
+    } else {
+        gcev_trace_close(t);
+    }
     return rc;
 }

@@ -9,5 +9,8 @@ int gcev_cmd_schema(int argc, char **argv);
 int gcev_cmd_count(int argc, char **argv);
 int gcev_cmd_dump(int argc, char **argv);
 int gcev_cmd_stats(int argc, char **argv);
+int gcev_cmd_ps(int argc, char **argv);
+int gcev_cmd_watch(int argc, char **argv);
+int gcev_cmd_record(int argc, char **argv);
 
 #endif

@@ -16,6 +16,9 @@ static const struct {
     {"count", gcev_cmd_count, "count the events of a trace per provider/id/version"},
     {"dump", gcev_cmd_dump, "print every event of a trace (text, jsonl, csv)"},
     {"stats", gcev_cmd_stats, "GC analysis: pauses, generations, heap sizes, lifetimes"},
+    {"ps", gcev_cmd_ps, "list the running .NET processes this user can attach to"},
+    {"watch", gcev_cmd_watch, "attach to a running .NET process, print each GC as it ends"},
+    {"record", gcev_cmd_record, "attach to a running .NET process, write its GC events to a .nettrace"},
 };
 
 static void usage(FILE *f)
@@ -29,7 +32,9 @@ static void usage(FILE *f)
                "  --version  print the version\n"
                "\nOptions take their value as '--name value' or '--name=value'; '--' ends the options.\n"
                "Exit status: 0 success, 1 a trace error after partial output or a write error,\n"
-               "2 bad input or usage.\n");
+               "2 bad input or usage; live sessions: 3 no such process, 4 not a .NET process,\n"
+               "5 permission denied, 6 the runtime refused, 7 timed out, 8 the process died\n"
+               "during the session.\n");
 }
 
 int main(int argc, char **argv)

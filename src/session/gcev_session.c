@@ -1,0 +1,778 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Live EventPipe sessions over the diagnostics IPC channel (gcev_session.h).
+ *
+ * One connection per command. The session's own connection carries the
+ * CollectTracing request, the OK reply and then the nettrace stream, which the
+ * public stream reader (gcev_trace_open_reader) parses through session_read().
+ * session_read() is also where the session lives: it polls the socket and a
+ * wake-up pipe, sends StopTracing on a second connection once a stop is asked
+ * for (request, duration), tees the bytes into the record file, and turns the
+ * end of input or a timeout into a reason that gcev_session_status() reports.
+ */
+#define _GNU_SOURCE /* pipe2, MSG_NOSIGNAL */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gcev/gcev_session.h>
+
+#include "gcev_discover.h"
+#include "gcev_error.h"
+#include "gcev_ipc.h"
+#include "gcev_read.h"
+
+enum {
+    DEFAULT_TIMEOUT_MS = 5000,
+    DEFAULT_STOP_TIMEOUT_MS = 30000,
+    DEFAULT_BUFFER_MB = 256,
+    NEWEST_COMMAND = 6,
+    OLDEST_COMMAND = 2,
+    MAX_PROVIDERS = 1000
+};
+
+/* Keywords and levels of the dotnet-trace 10 profiles (ListProfilesCommandHandler.cs). */
+#define KW_GC UINT64_C(0x1)
+#define KW_GC_HANDLE UINT64_C(0x2)
+#define KW_EXCEPTION UINT64_C(0x8000)
+static const char runtime_provider[] = "Microsoft-Windows-DotNETRuntime";
+static const char private_provider[] = "Microsoft-Windows-DotNETRuntimePrivate";
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static gcev_status fail(gcev_error *err, gcev_status st, uint64_t offset, const char *msg)
+{
+    return gcev_error_set(err, st, offset, NULL, msg);
+}
+
+/* ---- one request, one reply --------------------------------------------------------- */
+
+/* Sends all of buf before the deadline. 0, or -1 with errno (ETIMEDOUT, EPIPE ...). */
+static int send_all(int fd, const uint8_t *buf, size_t n, long long deadline)
+{
+    size_t off = 0;
+    while (off < n) {
+        ssize_t r = send(fd, buf + off, n - off, MSG_NOSIGNAL);
+        if (r > 0) {
+            off += (size_t)r;
+            continue;
+        }
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            long long left = deadline - now_ms();
+            struct pollfd p = {fd, POLLOUT, 0};
+            if (left <= 0 || poll(&p, 1, (int)left) <= 0) {
+                errno = ETIMEDOUT;
+                return -1;
+            }
+            continue;
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/* Receives exactly n bytes before the deadline: n; fewer at end of input; -1 with errno. */
+static long recv_exact(int fd, uint8_t *buf, size_t n, long long deadline)
+{
+    size_t off = 0;
+    while (off < n) {
+        ssize_t r = recv(fd, buf + off, n - off, 0);
+        if (r > 0) {
+            off += (size_t)r;
+            continue;
+        }
+        if (r == 0) {
+            break;
+        }
+        if (errno == EINTR) {
+            continue;
+        }
+        if (errno == ECONNRESET) {
+            break;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            long long left = deadline - now_ms();
+            struct pollfd p = {fd, POLLIN, 0};
+            if (left <= 0 || poll(&p, 1, (int)left) <= 0) {
+                errno = ETIMEDOUT;
+                return -1;
+            }
+            continue;
+        }
+        return -1;
+    }
+    return (long)off;
+}
+
+/*
+ * Sends a message and reads the reply header and payload into payload[0..cap)
+ * (cap >= 65535 - 20 holds any reply). The connection stays open in *fd_out when
+ * fd_out is non-NULL (the stream follows a CollectTracing reply), else closes.
+ */
+static gcev_status round_trip(const gcev_endpoint *ep, const uint8_t *msg, size_t len, uint32_t timeout_ms,
+                              gcev_ipc_header *h, uint8_t *payload, size_t *plen, int *fd_out,
+                              gcev_error *err)
+{
+    if (fd_out) {
+        *fd_out = -1;
+    }
+    int fd = gcev_endpoint_connect(ep, timeout_ms, err);
+    if (fd < 0) {
+        return err ? err->code : GCEV_E_IO;
+    }
+    long long deadline = now_ms() + timeout_ms;
+    gcev_status st = GCEV_OK;
+    uint8_t hb[GCEV_IPC_HEADER_SIZE];
+    if (send_all(fd, msg, len, deadline) != 0) {
+        st = errno == ETIMEDOUT ? fail(err, GCEV_E_TIMEOUT, 0, "timed out sending a command to the runtime")
+                                : fail(err, GCEV_E_PROCESS_EXITED, 0, "the runtime closed the connection");
+        goto out;
+    }
+    long r = recv_exact(fd, hb, sizeof hb, deadline);
+    if (r < 0) {
+        st = errno == ETIMEDOUT ? fail(err, GCEV_E_TIMEOUT, 0, "timed out waiting for the runtime's reply")
+                                : fail(err, GCEV_E_IO, 0, "read error on the diagnostic socket");
+        goto out;
+    }
+    if (r == 0) {
+        st = fail(err, GCEV_E_PROCESS_EXITED, 0, "the runtime closed the connection without a reply");
+        goto out;
+    }
+    st = gcev_ipc_parse_header(hb, (size_t)r, h, err);
+    if (st != GCEV_OK) {
+        if (st == GCEV_E_TRUNCATED) {
+            st = fail(err, GCEV_E_FORMAT, (uint64_t)r, "the runtime's reply stops inside its header");
+        }
+        goto out;
+    }
+    size_t want = (size_t)h->size - GCEV_IPC_HEADER_SIZE; /* <= 65515: bounded by the u16 size */
+    r = recv_exact(fd, payload, want, deadline);
+    if (r < 0) {
+        st = errno == ETIMEDOUT ? fail(err, GCEV_E_TIMEOUT, 0, "timed out waiting for the runtime's reply")
+                                : fail(err, GCEV_E_IO, 0, "read error on the diagnostic socket");
+        goto out;
+    }
+    if ((size_t)r < want) {
+        st = fail(err, GCEV_E_FORMAT, GCEV_IPC_HEADER_SIZE + (uint64_t)r,
+                  "the runtime's reply is shorter than its header says");
+        goto out;
+    }
+    *plen = want;
+out:
+    if (st == GCEV_OK && fd_out) {
+        *fd_out = fd;
+    } else {
+        close(fd);
+    }
+    return st;
+}
+
+enum { REPLY_CAP = GCEV_IPC_MAX_MESSAGE - GCEV_IPC_HEADER_SIZE };
+
+/* ---- process info ------------------------------------------------------------------ */
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) {
+        memcpy(d, s, n);
+    }
+    return d;
+}
+
+static void info_strings_free(gcev_process_info *p)
+{
+    free((char *)p->socket_path);
+    free((char *)p->runtime_version);
+    free((char *)p->os);
+    free((char *)p->arch);
+    free((char *)p->command_line);
+    free((char *)p->entrypoint);
+    memset(p, 0, sizeof *p);
+}
+
+/* Every string non-NULL ("" when unknown). 0 when out of memory. */
+static int info_fill(gcev_process_info *p, const gcev_endpoint *ep, const gcev_ipc_process_info *ipc)
+{
+    gcev_ipc_process_info none;
+    memset(&none, 0, sizeof none);
+    if (!ipc) {
+        ipc = &none;
+    }
+    p->pid = ep->pid;
+    p->ns_pid = ep->ns_pid;
+    p->reported_pid = ipc->process_id;
+    p->socket_path = dup_str(ep->path);
+    p->runtime_version = gcev_ipc_utf8_dup(ipc->runtime_version);
+    p->os = gcev_ipc_utf8_dup(ipc->os);
+    p->arch = gcev_ipc_utf8_dup(ipc->arch);
+    p->command_line = gcev_ipc_utf8_dup(ipc->command_line);
+    p->entrypoint = gcev_ipc_utf8_dup(ipc->entrypoint);
+    return p->socket_path && p->runtime_version && p->os && p->arch && p->command_line && p->entrypoint;
+}
+
+/*
+ * ProcessInfo2, else ProcessInfo, into *p. GCEV_OK with the strings set (""
+ * when both were refused: *refused then holds the HRESULT), or the failure.
+ */
+static gcev_status query_info(const gcev_endpoint *ep, uint32_t timeout_ms, gcev_process_info *p,
+                              int32_t *refused, uint8_t *payload, gcev_error *err)
+{
+    *refused = 0;
+    for (unsigned version = 2; version >= 1; version--) {
+        uint8_t msg[GCEV_IPC_HEADER_SIZE];
+        size_t len, plen = 0;
+        gcev_ipc_header h;
+        gcev_ipc_encode(GCEV_IPC_SET_PROCESS, version == 2 ? GCEV_IPC_PROCESS_INFO2 : GCEV_IPC_PROCESS_INFO,
+                        NULL, 0, msg, sizeof msg, &len);
+        gcev_status st = round_trip(ep, msg, len, timeout_ms, &h, payload, &plen, NULL, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+        if (h.command_set == GCEV_IPC_SET_SERVER && h.command_id == GCEV_IPC_SERVER_ERROR) {
+            gcev_ipc_reply r;
+            st = gcev_ipc_parse_reply(&h, payload, plen, &r, err);
+            if (st != GCEV_OK) {
+                return st;
+            }
+            *refused = r.hresult;
+            continue;
+        }
+        if (h.command_set != GCEV_IPC_SET_SERVER || h.command_id != GCEV_IPC_SERVER_OK) {
+            return fail(err, GCEV_E_FORMAT, 16, "the runtime's ProcessInfo reply is not an OK message");
+        }
+        gcev_ipc_process_info ipc;
+        st = gcev_ipc_parse_process_info(payload, plen, version, &ipc, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+        return info_fill(p, ep, &ipc) ? GCEV_OK : fail(err, GCEV_E_NOMEM, 0, NULL);
+    }
+    return info_fill(p, ep, NULL) ? GCEV_OK : fail(err, GCEV_E_NOMEM, 0, NULL);
+}
+
+gcev_status gcev_process_list(uint32_t **pids, size_t *count)
+{
+    if (!pids || !count) {
+        return GCEV_E_INVALID_ARG;
+    }
+    return gcev_endpoint_list(pids, count);
+}
+
+void gcev_process_list_free(uint32_t *pids)
+{
+    free(pids);
+}
+
+gcev_status gcev_process_query(uint32_t pid, uint32_t timeout_ms, gcev_process_info **out, gcev_error *err)
+{
+    if (!out) {
+        return fail(err, GCEV_E_INVALID_ARG, 0, "out is NULL");
+    }
+    *out = NULL;
+    if (!timeout_ms) {
+        timeout_ms = DEFAULT_TIMEOUT_MS;
+    }
+    gcev_endpoint ep;
+    gcev_status st = gcev_endpoint_find(pid, &ep, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    gcev_process_info *p = calloc(1, sizeof *p);
+    uint8_t *payload = malloc(REPLY_CAP);
+    if (!p || !payload) {
+        st = fail(err, GCEV_E_NOMEM, 0, NULL);
+    } else {
+        int32_t refused;
+        st = query_info(&ep, timeout_ms, p, &refused, payload, err);
+        if (st == GCEV_OK && refused) {
+            info_strings_free(p);
+            st = fail(err, GCEV_E_REFUSED, (uint32_t)refused,
+                      "the runtime refused ProcessInfo2 and ProcessInfo");
+        } else if (st != GCEV_OK) {
+            info_strings_free(p);
+        }
+    }
+    free(payload);
+    gcev_endpoint_close(&ep);
+    if (st != GCEV_OK) {
+        free(p);
+        return st;
+    }
+    *out = p;
+    return GCEV_OK;
+}
+
+void gcev_process_info_free(gcev_process_info *info)
+{
+    if (info) {
+        info_strings_free(info);
+        free(info);
+    }
+}
+
+const char *gcev_session_hresult_name(int32_t hresult)
+{
+    return gcev_ipc_hresult_name(hresult);
+}
+
+/* ---- the session ------------------------------------------------------------------ */
+
+/* Why the stream ended, as session_read() saw it. */
+typedef enum end_reason {
+    END_NONE = 0,
+    END_EOF,          /* the runtime closed the stream */
+    END_TIMEOUT,      /* a wait expired (timeout_msg says which) */
+    END_SOCKET_ERROR, /* recv failed */
+    END_RECORD_ERROR  /* the record file could not be written */
+} end_reason;
+
+struct gcev_session {
+    gcev_endpoint ep;
+    gcev_session_info info;
+    gcev_session_options opts;
+    int sock;    /* the stream's connection */
+    int wake[2]; /* request_stop() writes to wake[1] */
+    volatile sig_atomic_t stop_flag;
+    int stop_sent;
+    int started;       /* the runtime accepted the session */
+    int header_read;   /* gcev_trace_open_reader returned */
+    long long t_start; /* session start (ms, monotonic) */
+    long long t_open_deadline, t_duration, t_drain, t_last_data;
+    end_reason end;
+    const char *timeout_msg;
+    int record_fd;
+    gcev_trace *trace;
+    uint8_t *payload; /* reply buffer (REPLY_CAP) */
+};
+
+/* StopTracing on a second connection; the stream then drains to its end. */
+static void send_stop(gcev_session *s)
+{
+    s->stop_sent = 1;
+    s->info.stopping = 1;
+    s->t_drain = now_ms() + s->opts.stop_timeout_ms;
+    uint8_t id[8], msg[GCEV_IPC_HEADER_SIZE + 8];
+    size_t len, plen = 0;
+    for (int i = 0; i < 8; i++) {
+        id[i] = (uint8_t)(s->info.session_id >> (8 * i));
+    }
+    gcev_ipc_encode(GCEV_IPC_SET_EVENTPIPE, GCEV_IPC_EP_STOP_TRACING, id, sizeof id, msg, sizeof msg, &len);
+    gcev_ipc_header h;
+    /* whatever the answer (none when the process is gone), the stream's end says the rest */
+    (void)round_trip(&s->ep, msg, len, s->opts.timeout_ms, &h, s->payload, &plen, NULL, NULL);
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void drain_wake(gcev_session *s)
+{
+    char b[64];
+    while (read(s->wake[0], b, sizeof b) > 0) {
+    }
+}
+
+/* The gcev_read_fn of the session's trace: blocks until bytes, the end of the stream or a timeout. */
+static long long session_read(void *ctx, void *buf, size_t n)
+{
+    gcev_session *s = ctx;
+    if (s->end != END_NONE) {
+        return s->end == END_EOF ? 0 : -1;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    for (;;) {
+        long long now = now_ms();
+        if (!s->stop_sent && s->header_read && (s->stop_flag || (s->t_duration && now >= s->t_duration))) {
+            send_stop(s);
+            now = now_ms();
+        }
+        /* the nearest deadline decides how long poll waits */
+        long long deadline = -1;
+        const char *what = NULL;
+        if (!s->header_read) {
+            deadline = s->t_open_deadline;
+            what = "timed out waiting for the trace header after the runtime started the session";
+        } else if (s->stop_sent) {
+            deadline = s->t_drain;
+            what = "timed out waiting for the end of the stream after StopTracing";
+        } else {
+            if (s->opts.idle_timeout_ms) {
+                deadline = s->t_last_data + s->opts.idle_timeout_ms;
+                what = "timed out: the runtime sent nothing for the idle timeout";
+            }
+            if (s->t_duration && (deadline < 0 || s->t_duration < deadline)) {
+                deadline = s->t_duration;
+                what = NULL; /* not a failure: time to stop */
+            }
+        }
+        int wait = -1;
+        if (deadline >= 0) {
+            long long left = deadline - now;
+            wait = left < 0 ? 0 : left > 1000000 ? 1000000 : (int)left;
+        }
+        struct pollfd p[2] = {{s->sock, POLLIN, 0}, {s->wake[0], POLLIN, 0}};
+        int r = poll(p, s->header_read ? 2 : 1, wait);
+        if (r < 0 && errno == EINTR) {
+            continue; /* a signal: its handler may have asked for a stop; the loop checks */
+        }
+        if (r < 0) {
+            s->end = END_SOCKET_ERROR;
+            return -1;
+        }
+        if (s->header_read && (p[1].revents & POLLIN)) {
+            drain_wake(s);
+        }
+        if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            ssize_t got = recv(s->sock, buf, n, 0);
+            if (got > 0) {
+                s->t_last_data = now_ms();
+                s->info.bytes += (uint64_t)got;
+                if (s->record_fd >= 0 && write_all(s->record_fd, buf, (size_t)got) != 0) {
+                    s->end = END_RECORD_ERROR;
+                    return -1;
+                }
+                return got;
+            }
+            if (got == 0 || errno == ECONNRESET) {
+                s->end = END_EOF;
+                return 0;
+            }
+            if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
+                s->end = END_SOCKET_ERROR;
+                return -1;
+            }
+            continue;
+        }
+        if (r == 0 && deadline >= 0 && now_ms() >= deadline && what) {
+            s->end = END_TIMEOUT;
+            s->timeout_msg = what;
+            return -1;
+        }
+    }
+}
+
+gcev_status gcev_session_status(gcev_session *s, gcev_status st, gcev_error *err)
+{
+    if (!s || st == GCEV_OK) {
+        return st;
+    }
+    if (st == GCEV_END) {
+        /* the end-of-stream tag after the rundown: complete, whoever ended the session */
+        s->info.ended_by_runtime = !s->stop_sent;
+        return st;
+    }
+    uint64_t off = s->info.bytes;
+    switch (s->end) {
+    case END_TIMEOUT:
+        return fail(err, GCEV_E_TIMEOUT, off, s->timeout_msg);
+    case END_RECORD_ERROR:
+        return fail(err, GCEV_E_IO, off, "cannot write the record file");
+    case END_SOCKET_ERROR:
+        return fail(err, GCEV_E_IO, off, "read error on the diagnostic socket");
+    case END_EOF:
+        if (st == GCEV_E_TRUNCATED_FILE || st == GCEV_E_IO) {
+            return fail(err, GCEV_E_PROCESS_EXITED, off,
+                        s->stop_sent
+                            ? "the process exited while the session was stopping: the stream stops "
+                              "inside a block, whose events are lost"
+                            : "the process exited during the session: the stream stops inside a block, "
+                              "whose events are lost");
+        }
+        return st;
+    case END_NONE:
+    default:
+        return st;
+    }
+}
+
+gcev_status gcev_session_next(gcev_session *s, gcev_trace_event *ev, gcev_error *err)
+{
+    if (!s || !ev) {
+        return fail(err, GCEV_E_INVALID_ARG, 0, "session or event is NULL");
+    }
+    gcev_status st = gcev_trace_next(s->trace, ev, err);
+    return gcev_session_status(s, st, err);
+}
+
+const gcev_session_info *gcev_session_get_info(const gcev_session *s)
+{
+    return s ? &s->info : NULL;
+}
+
+gcev_trace *gcev_session_trace(gcev_session *s)
+{
+    return s ? s->trace : NULL;
+}
+
+void gcev_session_request_stop(gcev_session *s)
+{
+    if (!s) {
+        return;
+    }
+    s->stop_flag = 1;
+    int saved = errno; /* async-signal-safe: keep the interrupted code's errno */
+    ssize_t w = write(s->wake[1], "s", 1);
+    (void)w; /* a full pipe already holds a wake-up */
+    errno = saved;
+}
+
+static void session_free(gcev_session *s)
+{
+    if (!s) {
+        return;
+    }
+    gcev_trace_close(s->trace);
+    if (s->sock >= 0) {
+        close(s->sock);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (s->wake[i] >= 0) {
+            close(s->wake[i]);
+        }
+    }
+    if (s->record_fd >= 0) {
+        close(s->record_fd);
+    }
+    gcev_endpoint_close(&s->ep);
+    info_strings_free(&s->info.process);
+    free((char *)s->info.record_path);
+    free(s->payload);
+    free(s);
+}
+
+void gcev_session_close(gcev_session *s)
+{
+    if (!s) {
+        return;
+    }
+    if (s->started && !s->stop_sent && s->end == END_NONE) {
+        send_stop(s);
+    }
+    session_free(s);
+}
+
+/* The providers and rundown of the session's profile. */
+static gcev_status build_request(const gcev_session_options *o, gcev_ipc_provider *prov, gcev_ipc_collect *c,
+                                 int *drop_rundown_when_old)
+{
+    memset(c, 0, sizeof *c);
+    c->buffer_mb = o->buffer_mb;
+    c->format = 1; /* NetTrace */
+    c->stackwalk = (o->flags & GCEV_SESSION_NO_STACKS) ? 0 : 1;
+    c->buffer_mode = (o->flags & GCEV_SESSION_LOSSY) ? 0 : 1;
+    c->providers = prov;
+    *drop_rundown_when_old = 0;
+    switch (o->profile) {
+    case GCEV_SESSION_GC_COLLECT:
+        prov[0] = (gcev_ipc_provider){runtime_provider, KW_GC, 4, NULL};
+        prov[1] = (gcev_ipc_provider){private_provider, KW_GC, 4, NULL};
+        c->nproviders = 2;
+        c->rundown_keyword = KW_GC;
+        *drop_rundown_when_old = 1; /* dotnet-trace's DropKeywordDropRundown */
+        break;
+    case GCEV_SESSION_GC_VERBOSE:
+        prov[0] = (gcev_ipc_provider){runtime_provider, KW_GC | KW_GC_HANDLE | KW_EXCEPTION, 5, NULL};
+        c->nproviders = 1;
+        c->rundown_keyword = GCEV_SESSION_DEFAULT_RUNDOWN;
+        break;
+    case GCEV_SESSION_CUSTOM:
+        if (!o->providers || o->nproviders == 0 || o->nproviders > MAX_PROVIDERS) {
+            return GCEV_E_INVALID_ARG;
+        }
+        for (size_t i = 0; i < o->nproviders; i++) {
+            const gcev_session_provider *p = &o->providers[i];
+            if (!p->name || !p->name[0]) {
+                return GCEV_E_INVALID_ARG;
+            }
+            prov[i] = (gcev_ipc_provider){p->name, p->keywords, p->level, p->arguments};
+        }
+        c->nproviders = o->nproviders;
+        c->rundown_keyword = o->rundown_keyword;
+        break;
+    default:
+        return GCEV_E_INVALID_ARG;
+    }
+    c->request_rundown = c->rundown_keyword != 0 && !*drop_rundown_when_old;
+    return GCEV_OK;
+}
+
+/* CollectTracing newest first; on OK the stream's connection is in s->sock. */
+static gcev_status start_tracing(gcev_session *s, gcev_error *err)
+{
+    gcev_ipc_provider *prov =
+        calloc(s->opts.profile == GCEV_SESSION_CUSTOM ? s->opts.nproviders : 2, sizeof *prov);
+    uint8_t *msg = malloc(GCEV_IPC_MAX_MESSAGE);
+    gcev_status st = GCEV_OK;
+    if (!prov || !msg) {
+        st = fail(err, GCEV_E_NOMEM, 0, NULL);
+        goto out;
+    }
+    gcev_ipc_collect c;
+    int drop_rundown;
+    if (build_request(&s->opts, prov, &c, &drop_rundown) != GCEV_OK) {
+        st = fail(err, GCEV_E_INVALID_ARG, 0, "invalid providers");
+        goto out;
+    }
+    int32_t last_refusal = 0;
+    for (unsigned v = s->opts.max_command; v >= OLDEST_COMMAND; v--) {
+        size_t len, plen = 0;
+        st = gcev_ipc_encode_collect(v, &c, msg, GCEV_IPC_MAX_MESSAGE, &len);
+        if (st != GCEV_OK) {
+            st = fail(err, st == GCEV_E_LIMIT ? GCEV_E_INVALID_ARG : st, 0,
+                      st == GCEV_E_LIMIT ? "the CollectTracing request would exceed 64 KiB"
+                                         : "a provider name or argument is not UTF-8");
+            goto out;
+        }
+        gcev_ipc_header h;
+        int fd;
+        st = round_trip(&s->ep, msg, len, s->opts.timeout_ms, &h, s->payload, &plen, &fd, err);
+        if (st != GCEV_OK) {
+            goto out;
+        }
+        gcev_ipc_reply r;
+        st = gcev_ipc_parse_reply(&h, s->payload, plen, &r, err);
+        if (st != GCEV_OK) {
+            close(fd);
+            goto out;
+        }
+        if (r.ok) {
+            s->sock = fd;
+            s->info.command = v;
+            s->info.session_id = r.value;
+            goto out;
+        }
+        close(fd);
+        s->info.refused[v] = r.hresult;
+        last_refusal = r.hresult;
+    }
+    st =
+        fail(err, GCEV_E_REFUSED, (uint32_t)last_refusal, "the runtime refused every CollectTracing command");
+out:
+    free(prov);
+    free(msg);
+    return st;
+}
+
+gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gcev_session **out,
+                              gcev_error *err)
+{
+    if (!out) {
+        return fail(err, GCEV_E_INVALID_ARG, 0, "out is NULL");
+    }
+    *out = NULL;
+    gcev_session_options o;
+    if (opts) {
+        o = *opts;
+    } else {
+        memset(&o, 0, sizeof o);
+    }
+    if (!o.max_command) {
+        o.max_command = NEWEST_COMMAND;
+    }
+    if (o.max_command < OLDEST_COMMAND || o.max_command > NEWEST_COMMAND || o.profile > GCEV_SESSION_CUSTOM) {
+        return fail(err, GCEV_E_INVALID_ARG, 0, "invalid session options (profile or max_command)");
+    }
+    if (o.profile == GCEV_SESSION_CUSTOM &&
+        (!o.providers || o.nproviders == 0 || o.nproviders > MAX_PROVIDERS)) {
+        return fail(err, GCEV_E_INVALID_ARG, 0, "a custom session needs 1 to 1000 providers");
+    }
+    o.timeout_ms = o.timeout_ms ? o.timeout_ms : DEFAULT_TIMEOUT_MS;
+    o.stop_timeout_ms = o.stop_timeout_ms ? o.stop_timeout_ms : DEFAULT_STOP_TIMEOUT_MS;
+    o.buffer_mb = o.buffer_mb ? o.buffer_mb : DEFAULT_BUFFER_MB;
+
+    gcev_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        return fail(err, GCEV_E_NOMEM, 0, NULL);
+    }
+    s->sock = -1;
+    s->wake[0] = s->wake[1] = -1;
+    s->record_fd = -1;
+    s->ep.path_fd = -1;
+    s->opts = o;
+    s->opts.record_path = NULL; /* the caller's string: only our copy is kept */
+    s->opts.providers = NULL;   /* used by start_tracing() before open returns */
+    gcev_status st;
+    s->payload = malloc(REPLY_CAP);
+    if (!s->payload || pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+        st = fail(err, s->payload ? GCEV_E_IO : GCEV_E_NOMEM, 0, "cannot create the wake-up pipe");
+        goto fail;
+    }
+    st = gcev_endpoint_find(pid, &s->ep, err);
+    if (st != GCEV_OK) {
+        goto fail;
+    }
+    int32_t refused;
+    st = query_info(&s->ep, o.timeout_ms, &s->info.process, &refused, s->payload, err);
+    if (st != GCEV_OK) {
+        goto fail;
+    }
+    if (o.record_path) {
+        s->info.record_path = dup_str(o.record_path);
+        if (!s->info.record_path) {
+            st = fail(err, GCEV_E_NOMEM, 0, NULL);
+            goto fail;
+        }
+        s->record_fd = open(o.record_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (s->record_fd < 0) {
+            st = fail(err, GCEV_E_IO, 0, "cannot create the record file");
+            goto fail;
+        }
+    }
+    s->opts.providers = o.providers;
+    st = start_tracing(s, err);
+    s->opts.providers = NULL;
+    if (st != GCEV_OK) {
+        goto fail;
+    }
+    s->started = 1;
+    s->t_start = now_ms();
+    s->t_last_data = s->t_start;
+    s->t_open_deadline = s->t_start + o.timeout_ms;
+    s->t_duration = o.duration_ms ? s->t_start + o.duration_ms : 0;
+    st = gcev_trace_open_reader(session_read, s, &o.trace, &s->trace, err);
+    if (st != GCEV_OK) {
+        st = gcev_session_status(s, st, err);
+        if (s->end == END_EOF && st != GCEV_E_PROCESS_EXITED) {
+            st = fail(err, GCEV_E_PROCESS_EXITED, s->info.bytes,
+                      "the runtime closed the stream before a complete trace header");
+        }
+        goto fail;
+    }
+    s->header_read = 1;
+    *out = s;
+    return GCEV_OK;
+fail:
+    gcev_session_close(s);
+    return st;
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# gcev's live-session commands against the fake diagnostics server (fake_server.c): each
+# error path with its own message and exit status, and none hangs; the stream commands
+# on the sample trace; Ctrl-C; the permission check (as another user, when run as root).
+#   cli_fake.sh CASE      (GCEV, FAKE_SERVER, SAMPLE in the environment)
+set -uo pipefail
+case_=${1:?usage: cli_fake.sh CASE}
+: "${GCEV:?}" "${FAKE_SERVER:?}" "${SAMPLE:?}"
+
+dir=$(mktemp -d /tmp/gcev-cli-XXXXXX)
+chmod 755 "$dir" # like /tmp: other users may look (the permission case)
+export TMPDIR=$dir
+server=
+cleanup() {
+    [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+
+fail() {
+    echo "FAIL ($case_): $*" >&2
+    [ -f "$dir/err" ] && { echo "-- stderr:" >&2; cat "$dir/err" >&2; }
+    exit 1
+}
+
+start_server() {
+    "$FAKE_SERVER" "$1" "$dir/ready" "$SAMPLE" &
+    server=$!
+    for _ in $(seq 500); do
+        [ -f "$dir/ready" ] && return 0
+        sleep 0.01
+    done
+    fail "the fake server did not start"
+}
+
+# expect RC REGEX -- gcev ARGS...: runs gcev with a 20 s guard, checks status and stderr
+expect() {
+    local want=$1 regex=$2
+    shift 3
+    local t0=$SECONDS
+    timeout 20 "$GCEV" "$@" >"$dir/out" 2>"$dir/err"
+    local rc=$?
+    [ "$rc" -eq 124 ] && fail "gcev $* hung (killed after 20 s)"
+    [ "$rc" -eq "$want" ] || fail "gcev $*: exit status $rc, expected $want"
+    grep -Eq -- "$regex" "$dir/err" || fail "gcev $*: stderr does not match /$regex/"
+    echo "ok: gcev $* -> $rc in $((SECONDS - t0)) s: $(grep -E -- "$regex" "$dir/err" | head -1)"
+}
+
+case "$case_" in
+no_such_process)
+    expect 3 'no process with pid 2147483000' -- watch 2147483000
+    expect 3 'no process with pid 2147483000' -- record 2147483000 -o "$dir/x.nettrace"
+    expect 3 'no process with pid 2147483000' -- stats --pid 2147483000 --duration 1
+    ;;
+not_dotnet)
+    sleep 30 &
+    other=$!
+    expect 4 "process $other is not a .NET process" -- watch "$other"
+    kill "$other"
+    ;;
+refused)
+    start_server refuse
+    expect 6 "refused the session: .*HRESULT 0x80131384 \(bad encoding\)" -- watch "$server"
+    ;;
+timeout_reply)
+    start_server silent
+    expect 7 "timed out waiting for the runtime's reply \(timeout 0.5 s\)" -- watch "$server" --timeout 0.5
+    ;;
+timeout_header)
+    start_server noheader
+    expect 7 "timed out waiting for the trace header" -- record "$server" -o "$dir/x.nettrace" --timeout 0.5
+    ;;
+killed)
+    start_server cut
+    expect 8 "the process exited during the session: the stream stops inside a block" -- watch "$server"
+    grep -q '^GC ' "$dir/out" || fail "no GC printed before the cut"
+    grep -q '^-- ' "$dir/out" || fail "no summary after the cut"
+    ;;
+record)
+    start_server stream
+    expect 0 "attached to $server \(.NET 10.0.0-fake, x64\) with CollectTracing5" -- record "$server" -o "$dir/rec.nettrace" --duration 0.3
+    cmp "$dir/rec.nettrace" "$SAMPLE" || fail "the record differs from what the server sent"
+    grep -q "$(stat -c %s "$SAMPLE") bytes, 1100 events, 26 GCs started" "$dir/err" || fail "record summary"
+    ;;
+watch)
+    start_server stream
+    expect 0 "attached to $server" -- watch "$server" --duration 0.3 --format jsonl --record "$dir/w.nettrace"
+    [ "$(grep -c '^{"gc":' "$dir/out")" -eq 26 ] || fail "expected 26 GC lines"
+    grep -q '^{"summary":{"gcs":26,' "$dir/out" || fail "no jsonl summary"
+    cmp "$dir/w.nettrace" "$SAMPLE" || fail "--record differs"
+    expect 0 "attached" -- watch "$server" --duration 0.3
+    [ "$(grep -c '^GC ' "$dir/out")" -eq 26 ] || fail "expected 26 text GC lines"
+    ;;
+stats)
+    start_server stream
+    expect 0 "attached" -- stats --pid "$server" --duration 0.3 --format json --record "$dir/s.nettrace"
+    "$GCEV" stats --format json "$SAMPLE" >"$dir/file.json" || fail "stats FILE"
+    diff <(tail -n +2 "$dir/out") <(tail -n +2 "$dir/file.json") >/dev/null || fail "stats --pid differs from stats FILE"
+    head -1 "$dir/out" | grep -q "\"file\":\"pid $server\"" || fail "stats --pid names the pid"
+    cmp "$dir/s.nettrace" "$SAMPLE" || fail "--record differs"
+    ;;
+ctrl_c)
+    start_server stream
+    # not under `timeout`, which passes SIGINT to its process group (gcev would get two)
+    "$GCEV" watch "$server" >"$dir/out" 2>"$dir/err" &
+    w=$!
+    (sleep 20 && kill -KILL "$w") 2>/dev/null &
+    dog=$!
+    for _ in $(seq 500); do
+        grep -q attached "$dir/err" 2>/dev/null && break
+        sleep 0.01
+    done
+    kill -INT "$w"
+    wait "$w"
+    rc=$?
+    kill "$dog" 2>/dev/null
+    [ "$rc" -eq 0 ] || fail "watch after Ctrl-C: exit status $rc"
+    [ "$(grep -c '^GC ' "$dir/out")" -eq 26 ] || fail "expected the 26 GCs drained to the rundown"
+    grep -q '^-- 26 GCs' "$dir/out" || fail "no summary after Ctrl-C"
+    echo "ok: Ctrl-C stops watch cleanly"
+    ;;
+ps)
+    start_server stream
+    timeout 20 "$GCEV" ps >"$dir/out" 2>"$dir/err" || fail "gcev ps failed"
+    grep -Eq "^ *$server +10.0.0-fake +/usr/bin/fake-dotnet fake.dll --serve$" "$dir/out" || fail "ps does not list the server"
+    timeout 20 "$GCEV" ps --format jsonl >"$dir/out" || fail "gcev ps --format jsonl"
+    grep -q "{\"pid\":$server,\"ns_pid\":$server,\"runtime_version\":\"10.0.0-fake\"" "$dir/out" || fail "ps jsonl"
+    echo "ok: ps lists $server"
+    ;;
+permission)
+    # the socket belongs to root; gcev runs as nobody: refused before connecting
+    [ "$(id -u)" -eq 0 ] || fail "needs root (registered only then)"
+    start_server stream
+    t0=$SECONDS
+    timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups "$GCEV" watch "$server" >"$dir/out" 2>"$dir/err"
+    rc=$?
+    [ "$rc" -eq 5 ] || fail "exit status $rc, expected 5"
+    grep -q "permission denied for process $server: the diagnostic socket belongs to another user" "$dir/err" ||
+        fail "message"
+    echo "ok: as nobody -> 5 in $((SECONDS - t0)) s: $(cat "$dir/err")"
+    ;;
+usage)
+    expect 2 'usage: gcev watch PID' -- watch
+    expect 2 "'abc' is not a process id" -- watch abc
+    expect 2 'usage: gcev record PID -o FILE' -- record 1
+    expect 2 'give either FILE or --pid PID' -- stats --pid 1 "$SAMPLE"
+    expect 2 'need --pid' -- stats --duration 3 "$SAMPLE"
+    expect 2 'gc-collect or gc-verbose' -- watch 1 --profile cpu
+    expect 2 '--duration needs a number of seconds' -- watch 1 --duration -1
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+echo "PASS $case_"
