@@ -1392,6 +1392,30 @@ static void test_compressed_hostile_streams_name_both_offsets(void **state)
     plain[ev64 + 3] = 0xc0;
     free(z.data);
 
+    /* compressed mode names the algorithm in the header buffer's State: XPRESS (3) is
+     * read, LZNT1 (2) and XPRESS Huffman (4) are refused at the first compressed buffer */
+    relog(&b, 1, &z);
+    gcev_put32(z.data + 0x48 + 32 + 32, 0x04010001); /* LogFileMode: compressed, relog, sequential */
+    static const struct {
+        uint32_t format;
+        gcev_status want;
+        const char *needle;
+    } formats[] = {
+        {3, GCEV_END, ""}, {2, GCEV_E_UNSUPPORTED, "LZNT1"}, {4, GCEV_E_UNSUPPORTED, "XPRESS Huffman"}};
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        gcev_put32(z.data + 0x2c, formats[f].format);
+        if (formats[f].want == GCEV_END) {
+            assert_int_equal(etl_open_mem(&t, z.data, z.size, 0, &err), GCEV_OK);
+            assert_int_equal(etl_drain(&t, &k, &err), GCEV_END);
+            assert_int_equal(k, 10);
+            etl_close(&t);
+        } else {
+            expect_fails(z.data, z.size, 0, formats[f].want, z.offsets[1], records_of(&b, 0),
+                         formats[f].needle);
+        }
+    }
+    free(z.data);
+
     /* the header buffer compressed: never written so, refused */
     relog(&b, 0, &z);
     assert_int_equal(gcev_etl_detect(z.data, z.size), 0);

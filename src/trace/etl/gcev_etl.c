@@ -32,6 +32,18 @@
 
 enum { ETL_DEFAULT_MAX_BUFFER = 256u << 20 };
 
+/* Compressed mode (LogFileMode) and the COMPRESSION_FORMAT_* values ETW keeps, in that
+ * mode, in the low 16 bits of the header buffer's State (WMI_BUFFER_HEADER + 0x2C):
+ * XPRESS (3) in the corpus file; another independent reader (snail) reads the same
+ * field and also knows only XPRESS to be written. */
+enum {
+    ETL_MODE_COMPRESSED = 0x04000000,
+    ETL_BUFFER_STATE_OFFSET = 0x2C,
+    ETL_COMPRESSION_LZNT1 = 2,
+    ETL_COMPRESSION_XPRESS = 3,
+    ETL_COMPRESSION_XPRESS_HUFF = 4
+};
+
 typedef struct etl_impl {
     gcev_etl_buffer_header bh; /* current buffer */
     const uint8_t *buf;        /* its bytes: the source's view, or `inflated` */
@@ -44,6 +56,7 @@ typedef struct etl_impl {
     uint8_t *inflated;          /* reused for every compressed buffer */
     size_t inflated_cap;        /* grows to the largest used size, never past trace_buffer_size */
     uint32_t trace_buffer_size; /* TRACE_LOGFILE_HEADER.BufferSize */
+    uint16_t compression;       /* COMPRESSION_FORMAT_* of compressed mode (see gcev_etl_open) */
     gcev_etl_tl_cache *tl;
 } etl_impl;
 
@@ -106,6 +119,14 @@ static gcev_status etl_fail_inflated(gcev_trace *t, const etl_impl *e, gcev_erro
 static gcev_status etl_inflate(gcev_trace *t, etl_impl *e, const uint8_t *v, size_t got, gcev_error *err)
 {
     const uint32_t used = e->bh.saved_offset;
+    if (e->compression == ETL_COMPRESSION_LZNT1 || e->compression == ETL_COMPRESSION_XPRESS_HUFF) {
+        return etl_fail(
+            err, GCEV_E_UNSUPPORTED, e->buf_off,
+            e->compression == ETL_COMPRESSION_LZNT1
+                ? "ETL buffers compressed with LZNT1 are not supported (only XPRESS, MS-XCA Plain LZ77)"
+                : "ETL buffers compressed with XPRESS Huffman are not supported (only XPRESS, MS-XCA "
+                  "Plain LZ77)");
+    }
     if (e->trace_buffer_size && used > e->trace_buffer_size) {
         return etl_fail(err, GCEV_E_FORMAT, e->buf_off,
                         "compressed ETL buffer's used size exceeds the trace's buffer size");
@@ -256,6 +277,9 @@ gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
         return etl_fail(err, GCEV_E_NOMEM, off, "out of memory");
     }
     e->trace_buffer_size = lf.buffer_size;
+    if (lf.log_file_mode & ETL_MODE_COMPRESSED) {
+        e->compression = (uint16_t)gcev_rd_u32le(buf + ETL_BUFFER_STATE_OFFSET);
+    }
     t->info.format = GCEV_FORMAT_ETL;
     t->info.format_version = 0;
     t->info.pointer_size = (uint8_t)lf.pointer_size;
