@@ -66,6 +66,9 @@ void etlb_buffer_end(etlb *b)
     }
     size_t fill = b->buffer_size > used ? b->buffer_size - used : 0;
     memset(etlb_grow(b, fill), 0xff, fill);
+    if (b->written_at) {
+        gcev_put32(b->data + b->written_at, (uint32_t)b->nbuffers);
+    }
 }
 
 size_t etlb_raw(etlb *b, const void *rec, size_t n)
@@ -133,7 +136,10 @@ size_t etlb_logfile_header(etlb *b, const etlb_logfile *lf)
     gcev_put32(p + t + 28, lf->buffers_lost);
     static const char names[] = "s\0\0\0f\0\0\0"; /* "s" and "f" in UTF-16, NUL-terminated */
     memcpy(p + t + 32, names, sizeof names - 1);
-    return etlb_kernel(b, ps == 4 ? 1 : 2, 2, 0x0000, 100, 200, lf->timestamp, p, t + 32 + sizeof names - 1);
+    size_t rec =
+        etlb_kernel(b, ps == 4 ? 1 : 2, 2, 0x0000, 100, 200, lf->timestamp, p, t + 32 + sizeof names - 1);
+    b->written_at = rec + 32 + 36; /* after the 32-byte system header */
+    return rec;
 }
 
 size_t etlb_classic(etlb *b, uint8_t header_type, const gcev_guid *guid, uint8_t type, uint8_t level,

@@ -29,6 +29,7 @@ typedef struct etlb {
     size_t nbuffers;
     etlb_mark records[ETLB_MAX_MARKS];
     size_t nrecords;
+    size_t written_at; /* TRACE_LOGFILE_HEADER.BuffersWritten, kept = nbuffers; 0 if none */
 } etlb;
 
 void etlb_init(etlb *b, uint32_t buffer_size);
@@ -36,7 +37,9 @@ void etlb_free(etlb *b);
 
 /* Starts a buffer; flags 0x20 makes the processor a 16-bit index. */
 void etlb_buffer_begin(etlb *b, uint16_t processor, uint16_t flags);
-/* Writes SavedOffset and fills the rest of the buffer with 0xFF. */
+/* Writes SavedOffset and fills the rest of the buffer with 0xFF; the log file header's
+ * BuffersWritten counts the buffers finished so far, the header buffer included, as in
+ * every file of the corpus. */
 void etlb_buffer_end(etlb *b);
 
 /* Appends a raw record (8-byte padded with zeros); returns its file offset. */

@@ -20,6 +20,7 @@
 #include <gcev/gcev_trace.h>
 
 #include "gcev_etl_records.h"
+#include "gcev_read.h"
 #include "testutil.h"
 #include "zip_builder.h"
 #include "gcev_schema_desc.h"
@@ -629,6 +630,62 @@ static void test_compressed_relogged_file(void **state)
     free(path);
 }
 
+/*
+ * BuffersWritten: every corpus file holds exactly the buffers its header counts (the
+ * header buffer included), so a file cut at a buffer boundary is known to be cut:
+ * `head -c 65536 gcrundownevents.etl` gives the first buffer's 2 events, then
+ * GCEV_E_TRUNCATED_FILE at 65536, the first missing byte (it read as a complete
+ * 2-event trace before).
+ */
+static void test_cut_at_a_buffer_boundary_is_truncated(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        size_t buffers;
+    } files[] = {{"gcrundownevents.etl", 2},
+                 {"primitive-types.etl", 2},
+                 {"compressed-SelfDescribingSingleEvent.etl", 3}};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char *path = path_in_corpus(files[f].file);
+        size_t size = 0;
+        uint8_t *data = (uint8_t *)testutil_read_file(path, &size);
+        assert_non_null(data);
+        /* walk the buffers; the header's BuffersWritten is their number */
+        size_t bounds[8], nb = 0;
+        for (size_t at = 0; at < size && nb < 8;) {
+            bounds[nb++] = at;
+            at += (size_t)(data[at] | data[at + 1] << 8 | data[at + 2] << 16 | (uint32_t)data[at + 3] << 24);
+        }
+        assert_int_equal(nb, files[f].buffers);
+        assert_int_equal(gcev_rd_u32le(data + 0x48 + 32 + 36), files[f].buffers);
+        for (size_t b = 1; b < nb; b++) {
+            for (uint32_t order = 0; order < 2; order++) {
+                gcev_trace_options o = {order, 0};
+                gcev_trace *t = NULL;
+                gcev_error err = {0};
+                assert_int_equal(gcev_trace_open_memory(data, bounds[b], &o, &t, &err), GCEV_OK);
+                gcev_trace_event ev;
+                gcev_status st;
+                size_t n = 0;
+                while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+                    assert_true(ev.file_offset < bounds[b]);
+                    n++;
+                }
+                assert_int_equal(st, GCEV_E_TRUNCATED_FILE);
+                assert_int_equal(err.offset, bounds[b]);
+                assert_non_null(strstr(err.message, "ETL buffers its log file header says were written"));
+                if (strcmp(files[f].file, "gcrundownevents.etl") == 0) {
+                    assert_int_equal(n, 2);
+                }
+                gcev_trace_close(t);
+            }
+        }
+        free(data);
+        free(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -638,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_primitive_types_tracelogging_values),
         cmocka_unit_test(test_time_order_keeps_every_event),
         cmocka_unit_test(test_compressed_relogged_file),
+        cmocka_unit_test(test_cut_at_a_buffer_boundary_is_truncated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,7 @@ enum { ETL_DEFAULT_MAX_BUFFER = 256u << 20 };
  * XPRESS (3) in the corpus file; another independent reader (snail) reads the same
  * field and also knows only XPRESS to be written. */
 enum {
+    ETL_MODE_CIRCULAR = 0x00000002,
     ETL_MODE_COMPRESSED = 0x04000000,
     ETL_BUFFER_STATE_OFFSET = 0x2C,
     ETL_COMPRESSION_LZNT1 = 2,
@@ -57,6 +58,8 @@ typedef struct etl_impl {
     size_t inflated_cap;        /* grows to the largest used size, never past trace_buffer_size */
     uint32_t trace_buffer_size; /* TRACE_LOGFILE_HEADER.BufferSize */
     uint16_t compression;       /* COMPRESSION_FORMAT_* of compressed mode (see gcev_etl_open) */
+    uint32_t buffers_written;   /* buffers the file must hold (see etl_buffers_missing), 0: unknown */
+    uint32_t buffers_seen;      /* buffer headers read by next(), the header buffer included */
     gcev_etl_tl_cache *tl;
 } etl_impl;
 
@@ -277,6 +280,14 @@ gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
         return etl_fail(err, GCEV_E_NOMEM, off, "out of memory");
     }
     e->trace_buffer_size = lf.buffer_size;
+    /* BuffersWritten counts every buffer of the file, the header buffer included: 2 of 2
+     * in gcrundownevents.etl (written by a session), 2 of 2 in primitive-types.etl, 3 of 3
+     * in the relogged compressed file, as TraceEvent prints them. A sequential file that
+     * holds fewer was cut short. A circular file overwrites its buffers, so there the
+     * count says nothing; 0 says nothing either (a header never updated). */
+    if (!(lf.log_file_mode & ETL_MODE_CIRCULAR)) {
+        e->buffers_written = lf.buffers_written;
+    }
     if (lf.log_file_mode & ETL_MODE_COMPRESSED) {
         e->compression = (uint16_t)gcev_rd_u32le(buf + ETL_BUFFER_STATE_OFFSET);
     }
@@ -393,9 +404,16 @@ static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
     for (;;) {
         if (!e->in_buffer) {
             gcev_status st = etl_view_buffer(t, e, err);
+            if (st == GCEV_END && e->buffers_seen < e->buffers_written) {
+                snprintf(t->msg, sizeof t->msg,
+                         "trace ends after %u of the %u ETL buffers its log file header says were written",
+                         (unsigned)e->buffers_seen, (unsigned)e->buffers_written);
+                return etl_fail(err, GCEV_E_TRUNCATED_FILE, gcev_source_pos(&t->src), t->msg);
+            }
             if (st != GCEV_OK) {
                 return st;
             }
+            e->buffers_seen++;
             e->in_buffer = 1;
             e->pos = GCEV_ETL_BUFFER_HEADER_SIZE;
         }
@@ -436,8 +454,8 @@ static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
             return st;
         }
         if (e->file_have < e->bh.buffer_size) {
-            /* the padding starts at `used`, unless the input ends before it (a fill marker) */
-            return etl_fail(err, GCEV_E_TRUNCATED_FILE, etl_cut_offset(e, used),
+            /* every record is there: the first missing byte is the end of the input */
+            return etl_fail(err, GCEV_E_TRUNCATED_FILE, e->buf_off + e->file_have,
                             "trace ends inside an ETL buffer's padding");
         }
         gcev_status st = gcev_source_skip(&t->src, e->bh.buffer_size, err);
