@@ -18,26 +18,32 @@
 #include <gcev/gcev_stats.h>
 #include <gcev/gcev_writer.h>
 
-#define RT "Microsoft-Windows-DotNETRuntime"
+#include "etl_builder.h"
+
+enum { ETL_T0 = 1000, ETL_FREQ = 10000000 };
 enum { TID_GC = 1, TID_BGC = 2, TID_SAMPLER = 99 };
 enum { R_SUSPEND_OTHER = 0, R_SUSPEND_FOR_GC = 1, R_SUSPEND_FOR_GC_PREP = 6 };
 
 /* ---- building events ------------------------------------------------------ */
 
-/* Where encoded events go: straight into a model, or into a trace writer. */
+/* Where encoded events go: straight into a model, into a trace writer, or into an ETL file. */
 typedef struct sink {
     gcev_stats *s;
     gcev_writer *w;
+    etlb *etl;
     uint8_t ps;
-    uint32_t meta[256][8]; /* writer meta id per (event id % 256, version) */
-    uint32_t seq_skip;     /* added to the next written event's sequence number */
-    uint32_t seq[256];     /* last sequence per thread (writer) */
+    const gcev_provider *prov; /* of the next events; NULL: the runtime provider */
+    uint32_t pid;              /* process of the next events (model and ETL sinks) */
+    uint32_t meta[2][256][8];  /* writer meta id per (provider, event id % 256, version) */
+    uint32_t seq_skip;         /* added to the next written event's sequence number */
+    uint32_t seq[256];         /* last sequence per thread (writer) */
 } sink;
 
 static void emit(sink *k, uint16_t id, uint16_t ver, gcev_event *ev, double ms, uint64_t tid)
 {
+    const gcev_provider *prov = k->prov ? k->prov : &gcev_provider_runtime;
     gcev_status st;
-    ev->desc = gcev_event_desc_resolve(&gcev_provider_runtime, id, ver, &st);
+    ev->desc = gcev_event_desc_resolve(prov, id, ver, &st);
     assert_non_null(ev->desc);
     ev->pointer_size = k->ps;
     uint8_t buf[2048];
@@ -45,20 +51,38 @@ static void emit(sink *k, uint16_t id, uint16_t ver, gcev_event *ev, double ms, 
     gcev_error err = {0};
     assert_int_equal(gcev_encode(ev, buf, sizeof buf, &n, &err), GCEV_OK);
     if (k->s) {
-        gcev_stats_input in = {.provider = &gcev_provider_runtime,
+        gcev_stats_input in = {.provider = prov,
                                .event_id = id,
                                .version = ver,
                                .pointer_size = k->ps,
                                .payload = buf,
                                .payload_size = (uint32_t)n,
                                .ms = ms,
-                               .thread_id = tid};
+                               .thread_id = tid,
+                               .process_id = k->pid};
         assert_int_equal(gcev_stats_add(k->s, &in), GCEV_OK);
         return;
     }
-    uint32_t *meta = &k->meta[id % 256][ver % 8];
+    gcev_provider_info info;
+    assert_int_equal(gcev_provider_get_info(prov, &info), GCEV_OK);
+    if (k->etl) {
+        /* ticks of 0.1 us after the log file header's (ETL_T0, ETL_FREQ below) */
+        etlb_event e = {.header_type = 0x13,
+                        .pid = k->pid,
+                        .tid = (uint32_t)tid,
+                        .ts = ETL_T0 + (int64_t)(ms * 1e4 + 0.5),
+                        .provider = info.guid,
+                        .id = id,
+                        .version = (uint8_t)ver,
+                        .level = 4,
+                        .payload = buf,
+                        .payload_size = n};
+        etlb_event_record(k->etl, &e);
+        return;
+    }
+    uint32_t *meta = &k->meta[prov != &gcev_provider_runtime][id % 256][ver % 8];
     if (!*meta) {
-        gcev_writer_meta m = {RT, id, (uint8_t)ver, 0, 4, 1, "", NULL, 0};
+        gcev_writer_meta m = {info.name, id, (uint8_t)ver, 0, 4, 1, "", NULL, 0};
         assert_int_equal(gcev_writer_define(k->w, &m, meta), GCEV_OK);
     }
     /* ticks of 1 us (clock_frequency 1e6 below) */
@@ -99,8 +123,8 @@ static void restart(sink *k, double ms, uint64_t tid)
     emit(k, 3, 1, &ev, ms, tid);
 }
 
-static void gc_start(sink *k, double ms, uint64_t tid, uint32_t n, uint32_t gen, uint32_t reason,
-                     uint32_t type)
+static void gc_start_v(sink *k, uint16_t version, double ms, uint64_t tid, uint32_t n, uint32_t gen,
+                       uint32_t reason, uint32_t type)
 {
     gcev_event ev;
     ev_clear(&ev);
@@ -108,7 +132,13 @@ static void gc_start(sink *k, double ms, uint64_t tid, uint32_t n, uint32_t gen,
     ev.u.gc_start.depth = gen;
     ev.u.gc_start.reason = reason;
     ev.u.gc_start.type = type;
-    emit(k, 1, 2, &ev, ms, tid);
+    emit(k, 1, version, &ev, ms, tid);
+}
+
+static void gc_start(sink *k, double ms, uint64_t tid, uint32_t n, uint32_t gen, uint32_t reason,
+                     uint32_t type)
+{
+    gc_start_v(k, 2, ms, tid, n, gen, reason, type);
 }
 
 static void gc_end(sink *k, double ms, uint64_t tid, uint32_t n, uint32_t gen)
@@ -756,6 +786,540 @@ static void test_stats_allocation_amount64_is_used_when_present(void **state)
     gcev_stats_free(s);
 }
 
+/* ---- gcev's own metrics on known answers ---------------------------------------- */
+
+/* A complete blocking GC whose pause (SuspendEEBegin -> RestartEEEnd) is exactly `pause` ms. */
+static void gc_with_pause(sink *k, double t, uint32_t n, uint32_t gen, uint32_t reason, double pause)
+{
+    suspend(k, t, TID_GC, R_SUSPEND_FOR_GC);
+    suspend_end(k, t + 0.1, TID_GC);
+    gc_start(k, t + 0.2, TID_GC, n, gen, reason, GCEV_STATS_BLOCKING);
+    gc_end(k, t + pause - 0.3, TID_GC, n, gen);
+    heap_stats(k, t + pause - 0.2, TID_GC, 100 * n, 10 * n, 0);
+    restart(k, t + pause, TID_GC);
+}
+
+/*
+ * Nearest-rank percentiles (the smallest pause with at least p% of the pauses at or below it),
+ * per process, per generation and per type, and the ten longest pauses (ties in start order),
+ * through a written trace.
+ */
+static void test_stats_pause_percentiles_and_longest(void **state)
+{
+    (void)state;
+    static const double pause[13] = {5, 3, 12, 1, 8, 10, 2, 7, 11, 4, 9, 6, 12};
+    sink k;
+    new_writer(&k, 8);
+    for (uint32_t i = 0; i < 13; i++) {
+        uint32_t gen = i == 12 ? 2 : i % 2;
+        uint32_t reason = i == 1 ? 1 : i == 3 ? 7 : 0; /* GC 2 Induced, GC 4 InducedNotForced */
+        gc_with_pause(&k, 100.0 * (i + 1), i + 1, gen, reason, pause[i]);
+    }
+    gcev_stats *s = read_back(&k);
+    gcev_writer_free(k.w);
+
+    assert_int_equal(gcev_stats_process_count(s), 1);
+    const gcev_stats_process *p = gcev_stats_process_at(s, 0);
+    assert_int_equal(p->process_id, 1234);
+    assert_ptr_equal(gcev_stats_process_find(s, 1234), p);
+    assert_null(gcev_stats_process_find(s, 1235));
+    assert_int_equal(p->gc_count, 13);
+    assert_int_equal(p->complete_count, 13);
+    /* sorted: 1 2 3 4 5 6 7 8 9 10 11 12 12 */
+    assert_int_equal(p->pauses.count, 13);
+    assert_true(near(p->pauses.total_ms, 90.0));
+    assert_true(near(p->pauses.mean_ms, 90.0 / 13));
+    assert_true(near(p->pauses.p50_ms, 7.0));  /* rank ceil(6.5) = 7 */
+    assert_true(near(p->pauses.p90_ms, 12.0)); /* rank ceil(11.7) = 12 */
+    assert_true(near(p->pauses.p99_ms, 12.0)); /* rank 13 */
+    assert_true(near(p->pauses.max_ms, 12.0));
+    /* gen0 (GCs 1 3 5 7 9 11): 2 5 8 9 11 12 */
+    const gcev_stats_pauses *g0 = &p->pauses_by_gen[0];
+    assert_int_equal(g0->count, 6);
+    assert_true(near(g0->p50_ms, 8.0)); /* rank 3 */
+    assert_true(near(g0->p90_ms, 12.0));
+    assert_true(near(g0->mean_ms, 47.0 / 6));
+    /* gen1 (GCs 2 4 6 8 10 12): 1 3 4 6 7 10 */
+    const gcev_stats_pauses *g1 = &p->pauses_by_gen[1];
+    assert_int_equal(g1->count, 6);
+    assert_true(near(g1->p50_ms, 4.0));
+    assert_true(near(g1->p90_ms, 10.0));
+    assert_true(near(g1->max_ms, 10.0));
+    assert_int_equal(p->pauses_by_gen[2].count, 1);
+    assert_true(near(p->pauses_by_gen[2].p50_ms, 12.0));
+    assert_int_equal(p->pauses_by_type[GCEV_STATS_BLOCKING].count, 13);
+    assert_int_equal(p->pauses_by_type[GCEV_STATS_BACKGROUND].count, 0);
+    assert_int_equal(p->pauses_by_type[GCEV_STATS_FOREGROUND].count, 0);
+
+    static const uint32_t longest[10] = {3, 13, 9, 6, 11, 5, 8, 12, 1, 10};
+    assert_int_equal(p->longest, 10);
+    for (size_t i = 0; i < 10; i++) {
+        const gcev_stats_gc *g = gcev_stats_process_longest_at(s, p, i);
+        assert_non_null(g);
+        assert_int_equal(g->number, longest[i]);
+        assert_true(near(g->pause_ms, pause[longest[i] - 1]));
+    }
+    assert_null(gcev_stats_process_longest_at(s, p, 10));
+    for (size_t j = 0; j < 13; j++) {
+        assert_int_equal(gcev_stats_process_gc_at(s, p, j)->number, j + 1);
+    }
+    assert_null(gcev_stats_process_gc_at(s, p, 13));
+
+    /* TraceEvent's GCStats of the process */
+    assert_int_equal(p->all.count, 13);
+    assert_int_equal(p->all.induced, 2);
+    assert_true(near(p->all.pause_total_ms, 90.0));
+    assert_true(near(p->all.pause_max_ms, 12.0));
+    assert_true(near(p->all.pause_mean_ms, 90.0 / 13));
+    assert_true(near(p->all.suspend_max_ms, 0.1));
+    assert_int_equal(p->gens[0].count, 6);
+    assert_int_equal(p->gens[1].count, 6);
+    assert_int_equal(p->gens[1].induced, 2);
+    assert_int_equal(p->gens[2].count, 1);
+    /* promoted: HeapStats gen0 10 * n + gen1 10 per GC */
+    assert_int_equal(p->all.promoted_total, 10 * (13 * 14 / 2) + 10 * 13);
+    char label[8];
+    assert_int_equal(gcev_stats_gc_label(gcev_stats_gc_find(s, 2), label, sizeof label), 3);
+    assert_string_equal(label, "1NI");
+    gcev_stats_gc_label(gcev_stats_gc_find(s, 4), label, sizeof label);
+    assert_string_equal(label, "1Ni");
+    gcev_stats_gc_label(gcev_stats_gc_find(s, 13), label, sizeof label);
+    assert_string_equal(label, "2N");
+    gcev_stats_free(s);
+}
+
+/* One process's GC events, interleaved with another's (below). */
+static void proc_gc(sink *k, uint32_t pid, double t0, double t1, double t2, uint32_t n, uint32_t gen)
+{
+    k->pid = pid;
+    if (t0 >= 0) {
+        suspend(k, t0, TID_GC, R_SUSPEND_FOR_GC);
+        suspend_end(k, t0 + 0.1 * pid / 100, TID_GC); /* 0.1 for 100, 0.2 for 200 */
+        gc_start(k, t0 + 0.5, TID_GC, n, gen, 0, GCEV_STATS_BLOCKING);
+    }
+    if (t1 >= 0) {
+        gc_end(k, t1, TID_GC, n, gen);
+        heap_stats(k, t1 + 0.1, TID_GC, 1000 * pid + n, pid, 0);
+    }
+    if (t2 >= 0) {
+        restart(k, t2, TID_GC);
+    }
+}
+
+/* Two processes with the same thread ids and GC numbers, their GCs overlapping. */
+static void two_processes(sink *k)
+{
+    proc_gc(k, 100, 10.0, -1, -1, 1, 0);
+    proc_gc(k, 200, 11.0, -1, -1, 1, 1);
+    proc_gc(k, 100, -1, 12.0, 13.0, 1, 0); /* pause 3.0 */
+    proc_gc(k, 200, -1, 14.0, 15.0, 1, 1); /* pause 4.0 */
+    proc_gc(k, 100, 20.0, 21.0, 22.0, 2, 2);
+}
+
+static void check_two_processes(gcev_stats *s)
+{
+    assert_int_equal(gcev_stats_process_count(s), 2);
+    assert_int_equal(gcev_stats_gc_count(s), 3);
+    const gcev_stats_process *a = gcev_stats_process_at(s, 0);
+    const gcev_stats_process *b = gcev_stats_process_at(s, 1);
+    assert_int_equal(a->process_id, 100);
+    assert_int_equal(b->process_id, 200);
+    assert_ptr_equal(gcev_stats_process_find(s, 200), b);
+    assert_int_equal(a->gc_count, 2);
+    assert_int_equal(a->complete_count, 2);
+    assert_int_equal(b->gc_count, 1);
+    assert_int_equal(b->complete_count, 1);
+
+    const gcev_stats_gc *a1 = gcev_stats_process_gc_at(s, a, 0);
+    const gcev_stats_gc *a2 = gcev_stats_process_gc_at(s, a, 1);
+    const gcev_stats_gc *b1 = gcev_stats_process_gc_at(s, b, 0);
+    assert_ptr_equal(gcev_stats_gc_at(s, 0), a1); /* the trace's list: start order */
+    assert_ptr_equal(gcev_stats_gc_at(s, 1), b1);
+    assert_ptr_equal(gcev_stats_gc_at(s, 2), a2);
+    assert_int_equal(a1->process_id, 100);
+    assert_int_equal(b1->process_id, 200);
+    assert_int_equal(a1->number, 1);
+    assert_int_equal(b1->number, 1);
+    assert_int_equal(b1->generation, 1);
+    assert_true(near(a1->pause_ms, 3.0));
+    assert_true(near(a1->suspension_ms, 0.1));
+    assert_true(near(a1->duration_ms, 1.5));
+    assert_true(near(b1->pause_ms, 4.0));
+    assert_true(near(b1->suspension_ms, 0.2));
+    assert_true(near(b1->duration_ms, 2.5));
+    assert_int_equal(a1->gens[0].size_after, 100001);
+    assert_int_equal(b1->gens[0].size_after, 200001);
+    assert_int_equal(a2->gens[0].size_after, 100002);
+    /* since the previous GC of the same process: 20.0 - 12.1 */
+    assert_true(a2->present & GCEV_STATS_GC_HAS_SINCE_RESTART);
+    assert_true(near(a2->since_last_restart_ms, 7.9));
+
+    assert_int_equal(a->all.count, 2);
+    assert_true(near(a->all.pause_total_ms, 5.0));
+    assert_true(near(a->all.pause_max_ms, 3.0));
+    assert_true(near(b->all.pause_total_ms, 4.0));
+    assert_int_equal(b->gens[1].count, 1);
+    assert_int_equal(b->gens[0].count, 0);
+    assert_true(near(a->pauses.p50_ms, 2.0));
+    assert_true(near(b->pauses.max_ms, 4.0));
+    const gcev_stats_summary *sum = gcev_stats_get_summary(s);
+    assert_int_equal(sum->gc_count, 3);
+    assert_true(near(sum->pause_total_ms, 9.0));
+    assert_int_equal(sum->other_suspensions, 0);
+}
+
+static void test_stats_processes_kept_apart(void **state)
+{
+    (void)state;
+    sink k;
+    gcev_stats *s = new_model(&k, 8);
+    two_processes(&k);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    check_two_processes(s);
+    gcev_stats_free(s);
+
+    /* max_processes 1: the second process's events are counted only */
+    gcev_stats_options o = {.max_processes = 1};
+    memset(&k, 0, sizeof k);
+    k.ps = 8;
+    assert_int_equal(gcev_stats_create(&o, &k.s), GCEV_OK);
+    two_processes(&k);
+    assert_int_equal(gcev_stats_finish(k.s), GCEV_OK);
+    assert_int_equal(gcev_stats_process_count(k.s), 1);
+    assert_int_equal(gcev_stats_gc_count(k.s), 2);
+    assert_true(near(gcev_stats_gc_at(k.s, 0)->pause_ms, 3.0));
+    gcev_stats_free(k.s);
+}
+
+/* The same two processes in one ETL file (a machine-wide trace): pids from the event headers. */
+static void test_stats_processes_of_an_etl_trace(void **state)
+{
+    (void)state;
+    etlb b;
+    etlb_init(&b, 65536);
+    etlb_buffer_begin(&b, 0, 0);
+    etlb_logfile lf = {.pointer_size = 8,
+                       .timestamp = ETL_T0,
+                       .perf_freq = ETL_FREQ,
+                       .clock_type = 1,
+                       .cpu_speed_mhz = 2000,
+                       .processors = 2};
+    etlb_logfile_header(&b, &lf);
+    sink k;
+    memset(&k, 0, sizeof k);
+    k.ps = 8;
+    k.etl = &b;
+    two_processes(&k);
+    etlb_buffer_end(&b);
+
+    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace *t;
+    assert_int_equal(gcev_trace_open_memory(b.data, b.size, &opts, &t, NULL), GCEV_OK);
+    gcev_stats *s;
+    assert_int_equal(gcev_stats_create(NULL, &s), GCEV_OK);
+    gcev_error err = {0};
+    assert_int_equal(gcev_stats_read_trace(s, t, NULL, NULL, &err), GCEV_OK);
+    gcev_trace_close(t);
+    check_two_processes(s);
+    gcev_stats_free(s);
+    etlb_free(&b);
+}
+
+/* .NET Framework logs GCStart V1 then V2 for each GC: one GC, the second start counted. */
+static void test_stats_framework_gcstart_v1_then_v2(void **state)
+{
+    (void)state;
+    sink k;
+    gcev_stats *s = new_model(&k, 8);
+    suspend(&k, 10.0, TID_GC, R_SUSPEND_FOR_GC);
+    suspend_end(&k, 10.1, TID_GC);
+    gc_start_v(&k, 1, 10.2, TID_GC, 1, 1, 4, GCEV_STATS_BLOCKING);
+    gc_start_v(&k, 2, 10.2, TID_GC, 1, 1, 4, GCEV_STATS_BLOCKING);
+    gc_end(&k, 11.0, TID_GC, 1, 1);
+    heap_stats(&k, 11.1, TID_GC, 100, 10, 0);
+    restart(&k, 12.0, TID_GC);
+    gc_with_pause(&k, 20.0, 2, 0, 0, 1.0); /* the next GC is a new one */
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    assert_int_equal(gcev_stats_gc_count(s), 2);
+    const gcev_stats_gc *g = gcev_stats_gc_at(s, 0);
+    assert_int_equal(g->number, 1);
+    assert_int_equal(g->reason, 4);
+    assert_true(near(g->pause_ms, 2.0));
+    assert_true(g->flags & GCEV_STATS_GC_COMPLETE);
+    const gcev_stats_process *p = gcev_stats_process_at(s, 0);
+    assert_int_equal(p->duplicate_starts, 1);
+    assert_int_equal(p->complete_count, 2);
+    gcev_stats_free(s);
+}
+
+static void private_mark(sink *k, uint16_t id, double ms, uint32_t heap)
+{
+    gcev_event ev;
+    ev_clear(&ev);
+    ev.u.private_prv_gc_mark_stack_roots.heap_num = heap; /* ids 7-10 share the layout */
+    if (id == 8) {
+        ev.u.private_prv_gc_mark_finalize_queue_roots.heap_num = heap;
+    } else if (id == 9) {
+        ev.u.private_prv_gc_mark_handles.heap_num = heap;
+    } else if (id == 10) {
+        ev.u.private_prv_gc_mark_cards.heap_num = heap;
+    }
+    k->prov = &gcev_provider_private;
+    emit(k, id, 1, &ev, ms, TID_GC);
+    k->prov = NULL;
+}
+
+/*
+ * A trace with only the private provider's histories and marks (.NET Framework's
+ * GCPrivateKeyword): NumHeaps and mechanisms from the private GlobalHeapHistory, mark times
+ * from PrvGCMark*, and the private PerHeapHistory (no data) makes the histories unreadable
+ * (TraceEvent's GCVersionInfoMismatch).
+ */
+static void test_stats_private_only_histories_and_marks(void **state)
+{
+    (void)state;
+    sink k;
+    gcev_stats *s = new_model(&k, 8);
+    suspend(&k, 10.0, TID_GC, R_SUSPEND_FOR_GC);
+    suspend_end(&k, 10.5, TID_GC);
+    gc_start(&k, 11.0, TID_GC, 1, 1, 0, GCEV_STATS_BLOCKING);
+    private_mark(&k, 7, 11.2, 0);  /* stack roots, heap 0 */
+    private_mark(&k, 7, 11.3, 1);  /* stack roots, heap 1 */
+    private_mark(&k, 8, 11.5, 0);  /* finalize queue */
+    private_mark(&k, 9, 11.9, 0);  /* handles */
+    private_mark(&k, 10, 12.0, 1); /* cards */
+    private_mark(&k, 9, 12.1, 2);  /* heap 2 had no stack-roots event: not recorded */
+    gcev_event ev;
+    ev_clear(&ev);
+    ev.u.private_gc_global_heap_history.final_youngest_desired = 5000;
+    ev.u.private_gc_global_heap_history.num_heaps = 4;
+    ev.u.private_gc_global_heap_history.condemned_generation = 1;
+    ev.u.private_gc_global_heap_history.gen0_reduction_count = 2;
+    ev.u.private_gc_global_heap_history.reason = 3;
+    ev.u.private_gc_global_heap_history.global_mechanisms = 2;
+    k.prov = &gcev_provider_private;
+    emit(&k, 5, 1, &ev, 13.0, TID_GC);
+    ev_clear(&ev);
+    emit(&k, 4, 2, &ev, 13.1, TID_GC);
+    k.prov = NULL;
+    gc_end(&k, 14.0, TID_GC, 1, 1);
+    heap_stats(&k, 14.2, TID_GC, 100, 10, 0);
+    restart(&k, 15.0, TID_GC);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+
+    const gcev_stats_gc *g = gcev_stats_gc_at(s, 0);
+    assert_true(g->present & GCEV_STATS_GC_HAS_HEAP_COUNT);
+    assert_int_equal(g->heap_count, 4);
+    assert_true(g->present & GCEV_STATS_GC_HAS_MECHANISMS);
+    assert_int_equal(g->global_mechanisms, 2);
+    assert_true(g->present & GCEV_STATS_GC_HAS_GLOBAL_HISTORY);
+    assert_int_equal(g->final_youngest_desired, 5000);
+    assert_int_equal(g->condemned_generation, 1);
+    assert_int_equal(g->gen0_reduction_count, 2);
+    assert_int_equal(g->global_reason, 3);
+    assert_false(g->present & GCEV_STATS_GC_HAS_PAUSE_MODE);   /* V1 has none */
+    assert_false(g->present & GCEV_STATS_GC_HAS_HEAP_HISTORY); /* the private one carries no data */
+
+    assert_true(g->present & GCEV_STATS_GC_HAS_MARKS);
+    assert_int_equal(g->heaps, 2);
+    const gcev_stats_heap *h0 = gcev_stats_gc_heap_at(s, g, 0);
+    const gcev_stats_heap *h1 = gcev_stats_gc_heap_at(s, g, 1);
+    assert_null(gcev_stats_gc_heap_at(s, g, 2));
+    assert_int_equal(h0->heap, 0);
+    assert_int_equal(h1->heap, 1);
+    assert_int_equal(h0->mark_present, 0x7);
+    assert_int_equal(h0->mark_promoted_present, 0); /* the private events carry no bytes */
+    assert_true(near(h0->mark_ms[0], 0.2));
+    assert_true(near(h0->mark_ms[1], 0.3));
+    assert_true(near(h0->mark_ms[2], 0.4));
+    assert_int_equal(h1->mark_present, 0x9);
+    assert_true(near(h1->mark_ms[0], 0.3));
+    assert_true(near(h1->mark_ms[3], 0.7));
+    assert_true(g->marks[0].present); /* the longest heap's */
+    assert_true(near(g->marks[0].ms, 0.3));
+    assert_true(near(g->marks[3].ms, 0.7));
+    assert_int_equal(g->marks[0].bytes, 0);
+
+    const gcev_stats_process *p = gcev_stats_process_at(s, 0);
+    assert_true(p->all.present & GCEV_STATS_GCSTATS_HAS_HEAP_COUNT);
+    assert_int_equal(p->all.heap_count, 4);
+    assert_int_equal(p->all.version_mismatch, 1);
+    assert_int_equal(p->all.has_detailed_gc_info, 0);
+    assert_int_equal(gcev_stats_get_summary(s)->heap_count, 4);
+    gcev_stats_free(s);
+}
+
+static void join(sink *k, double ms, uint32_t heap, uint32_t time)
+{
+    gcev_event ev;
+    ev_clear(&ev);
+    ev.u.gc_join.heap = heap;
+    ev.u.gc_join.join_time = time;
+    emit(k, 203, 2, &ev, ms, TID_GC + heap);
+}
+
+/* GCJoin: each heap's thread waits Start -> End; restarts (heap >= 100) are counted apart. */
+static void test_stats_join_waits_per_heap(void **state)
+{
+    (void)state;
+    sink k;
+    gcev_stats *s = new_model(&k, 8);
+    suspend(&k, 10.0, TID_GC, R_SUSPEND_FOR_GC);
+    suspend_end(&k, 10.1, TID_GC);
+    gc_start(&k, 10.2, TID_GC, 1, 0, 0, GCEV_STATS_BLOCKING);
+    join(&k, 11.5, 0, 0);
+    join(&k, 11.6, 1, 0);
+    join(&k, 12.0, 100, 1); /* restart */
+    join(&k, 12.1, 0, 1);   /* heap 0 waited 0.6 */
+    join(&k, 12.3, 1, 1);   /* heap 1 waited 0.7 */
+    join(&k, 12.5, 0, 0);
+    join(&k, 13.5, 0, 1); /* heap 0 waited 1.0 */
+    join(&k, 13.6, 1, 1); /* an end without its start: not a wait */
+    gc_end(&k, 14.0, TID_GC, 1, 0);
+    heap_stats(&k, 14.1, TID_GC, 100, 10, 0);
+    restart(&k, 15.0, TID_GC);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    const gcev_stats_gc *g = gcev_stats_gc_at(s, 0);
+    assert_true(g->present & GCEV_STATS_GC_HAS_JOINS);
+    assert_int_equal(g->joins, 8);
+    assert_int_equal(g->join_restarts, 1);
+    assert_int_equal(g->heaps, 2);
+    const gcev_stats_heap *h0 = gcev_stats_gc_heap_at(s, g, 0);
+    const gcev_stats_heap *h1 = gcev_stats_gc_heap_at(s, g, 1);
+    assert_true(h0->present & GCEV_STATS_HEAPREC_HAS_JOINS);
+    assert_int_equal(h0->joins, 2);
+    assert_true(near(h0->join_ms, 1.6));
+    assert_true(near(h0->join_max_ms, 1.0));
+    assert_int_equal(h1->joins, 1);
+    assert_true(near(h1->join_ms, 0.7));
+    assert_true(near(h1->join_max_ms, 0.7));
+    gcev_stats_free(s);
+}
+
+/*
+ * A GCStart with no suspension in progress (the trace began inside it): gcev keeps the GC
+ * without a pause; TraceEvent (traceevent_compat) drops it (TraceManagedProcess.cs, GCStart).
+ */
+static void test_stats_gc_start_without_suspension(void **state)
+{
+    (void)state;
+    for (uint32_t compat = 0; compat < 2; compat++) {
+        gcev_stats_options o = {.traceevent_compat = compat};
+        sink k;
+        memset(&k, 0, sizeof k);
+        k.ps = 8;
+        assert_int_equal(gcev_stats_create(&o, &k.s), GCEV_OK);
+        gc_start(&k, 1.0, TID_GC, 7, 0, 0, GCEV_STATS_BLOCKING);
+        gc_end(&k, 2.0, TID_GC, 7, 0);
+        heap_stats(&k, 2.1, TID_GC, 700, 70, 0);
+        restart(&k, 3.0, TID_GC);
+        gc_with_pause(&k, 10.0, 8, 1, 0, 2.0);
+        assert_int_equal(gcev_stats_finish(k.s), GCEV_OK);
+        const gcev_stats_gc *g7 = gcev_stats_gc_find(k.s, 7);
+        const gcev_stats_gc *g8 = gcev_stats_gc_find(k.s, 8);
+        assert_non_null(g8);
+        assert_true(near(g8->pause_ms, 2.0));
+        if (compat) {
+            assert_null(g7);
+            assert_int_equal(gcev_stats_gc_count(k.s), 1);
+        } else {
+            assert_non_null(g7);
+            assert_int_equal(gcev_stats_gc_count(k.s), 2);
+            assert_false(g7->present & GCEV_STATS_GC_HAS_PAUSE);
+            assert_false(g7->present & GCEV_STATS_GC_HAS_SUSPENSION);
+            assert_true(near(g7->duration_ms, 1.0));
+            assert_int_equal(g7->gens[0].size_after, 700);
+        }
+        gcev_stats_free(k.s);
+    }
+}
+
+static void alloc_wait(sink *k, int begin, double ms, uint64_t tid, uint32_t reason)
+{
+    gcev_event ev;
+    ev_clear(&ev);
+    if (begin) {
+        ev.u.private_bgc_alloc_wait_begin.reason = reason;
+    } else {
+        ev.u.private_bgc_alloc_wait_end.reason = reason;
+    }
+    k->prov = &gcev_provider_private;
+    emit(k, begin ? 23 : 24, 0, &ev, ms, tid);
+    k->prov = NULL;
+}
+
+/* Threads waiting for a background GC to allocate large objects (BGCAllocWaitBegin/End). */
+static void test_stats_loh_waits_of_a_bgc(void **state)
+{
+    (void)state;
+    sink k;
+    gcev_stats *s = new_model(&k, 8);
+    suspend(&k, 100.0, TID_GC, R_SUSPEND_FOR_GC);
+    suspend_end(&k, 100.2, TID_GC);
+    gc_start(&k, 100.3, TID_GC, 5, 2, 0, GCEV_STATS_BACKGROUND);
+    restart(&k, 101.0, TID_GC);
+    alloc_wait(&k, 1, 102.0, 7, 11);
+    alloc_wait(&k, 0, 104.0, 8, 10); /* its begin came before the BGC */
+    alloc_wait(&k, 0, 105.0, 7, 11);
+    alloc_wait(&k, 1, 106.0, 9, 3); /* not an LOH reason (9-11): ignored */
+    suspend(&k, 120.0, TID_BGC, R_SUSPEND_FOR_GC_PREP);
+    suspend_end(&k, 120.1, TID_BGC);
+    restart(&k, 121.0, TID_BGC);
+    gc_end(&k, 130.0, TID_BGC, 5, 2);
+    heap_stats(&k, 130.1, TID_BGC, 500, 0, 0);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    const gcev_stats_gc *g = gcev_stats_gc_at(s, 0);
+    assert_true(g->present & GCEV_STATS_GC_HAS_LOH_WAITS);
+    assert_int_equal(g->loh_waits, 2);
+    const gcev_stats_loh_wait *w0 = gcev_stats_gc_loh_wait_at(s, g, 0);
+    const gcev_stats_loh_wait *w1 = gcev_stats_gc_loh_wait_at(s, g, 1);
+    assert_null(gcev_stats_gc_loh_wait_at(s, g, 2));
+    assert_int_equal(w0->thread_id, 7);
+    assert_int_equal(w0->reason, 11);
+    assert_true(w0->has_begin && w0->has_end);
+    assert_true(near(w0->begin_ms, 102.0));
+    assert_true(near(w0->end_ms, 105.0));
+    assert_int_equal(w1->thread_id, 8);
+    assert_false(w1->has_begin);
+    assert_true(w1->has_end);
+    assert_true(near(w1->end_ms, 104.0));
+    /* the BGC's final pause: its SuspendForGCPrep suspension */
+    assert_true(g->present & GCEV_STATS_GC_HAS_BGC_FINAL_PAUSE);
+    assert_true(near(g->bgc_final_pause_ms, 1.0));
+    gcev_stats_free(s);
+}
+
+/* Accessors with NULL or out-of-range arguments. */
+static void test_stats_accessors_null_and_range(void **state)
+{
+    (void)state;
+    assert_int_equal(gcev_stats_process_count(NULL), 0);
+    assert_null(gcev_stats_process_at(NULL, 0));
+    assert_null(gcev_stats_process_find(NULL, 0));
+    assert_null(gcev_stats_process_gc_at(NULL, NULL, 0));
+    assert_null(gcev_stats_process_longest_at(NULL, NULL, 0));
+    assert_null(gcev_stats_gc_heap_at(NULL, NULL, 0));
+    assert_null(gcev_stats_gc_loh_wait_at(NULL, NULL, 0));
+    assert_null(gcev_stats_gc_fit_bucket_at(NULL, NULL, 0));
+    char buf[4] = "x";
+    assert_int_equal(gcev_stats_gc_label(NULL, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    sink k;
+    gcev_stats *s = new_model(&k, 8);
+    gc_with_pause(&k, 10.0, 1, 0, 0, 1.0);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    const gcev_stats_gc *g = gcev_stats_gc_at(s, 0);
+    assert_null(gcev_stats_process_at(s, 1));
+    assert_null(gcev_stats_process_gc_at(s, NULL, 0));
+    assert_null(gcev_stats_gc_heap_at(s, g, 0)); /* no per-heap events */
+    assert_null(gcev_stats_gc_loh_wait_at(s, g, 0));
+    assert_null(gcev_stats_gc_fit_bucket_at(s, g, 0));
+    assert_null(gcev_stats_gc_heap_at(s, NULL, 0));
+    assert_int_equal(gcev_stats_process_at(s, 0)->process_id, 0);
+    assert_int_equal(gcev_stats_gc_label(g, NULL, 0), 2); /* "0N": the length it needs */
+    gcev_stats_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -774,6 +1338,15 @@ int main(void)
         cmocka_unit_test(test_stats_drop_exactly_at_gc_end_flags_that_gc),
         cmocka_unit_test(test_stats_bgc_end_closes_it_for_later_gcs),
         cmocka_unit_test(test_stats_allocation_amount64_is_used_when_present),
+        cmocka_unit_test(test_stats_pause_percentiles_and_longest),
+        cmocka_unit_test(test_stats_processes_kept_apart),
+        cmocka_unit_test(test_stats_processes_of_an_etl_trace),
+        cmocka_unit_test(test_stats_framework_gcstart_v1_then_v2),
+        cmocka_unit_test(test_stats_private_only_histories_and_marks),
+        cmocka_unit_test(test_stats_join_waits_per_heap),
+        cmocka_unit_test(test_stats_gc_start_without_suspension),
+        cmocka_unit_test(test_stats_loh_waits_of_a_bgc),
+        cmocka_unit_test(test_stats_accessors_null_and_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
