@@ -594,7 +594,8 @@ GCEV_API void gcev_stats_note_dropped(gcev_stats *s, uint64_t count, double ms);
  */
 GCEV_API gcev_status gcev_stats_finish(gcev_stats *s);
 
-/* Called every 65536 events by gcev_stats_read_trace (file_size 0 for streams). */
+/* Called every 1024 events by gcev_stats_read_trace (file_size 0 for streams);
+ * gcev_trace_bytes_read() on the trace says how far the reader is. */
 typedef void (*gcev_stats_progress_fn)(void *ctx, uint64_t events, uint64_t file_offset, uint64_t file_size);
 
 /*

@@ -212,6 +212,14 @@ GCEV_API gcev_status gcev_trace_open_reader(gcev_read_fn read, void *ctx, const 
 GCEV_API const gcev_trace_info *gcev_trace_get_info(const gcev_trace *t);
 
 /*
+ * Bytes of the input consumed so far: where the reader is in the file or stream,
+ * for progress against gcev_trace_info.file_size (in timestamp order the reader
+ * runs ahead of the events returned). 0 when t is NULL and for a CTF folder,
+ * which is read as several files.
+ */
+GCEV_API uint64_t gcev_trace_bytes_read(const gcev_trace *t);
+
+/*
  * Reads the next event into *ev, in file or timestamp order as opened.
  * Returns GCEV_OK with *ev filled (its views valid until the next call on t);
  * GCEV_END at the clean end (*err then has code GCEV_END and the offset where

@@ -8,7 +8,8 @@
  *                   inside GC 2 (GC 2 is open across the loss)
  *   nongc.nettrace  a GCStart_V2 (mapped fields: Reason, Type), a runtime event id 85
  *                   with a 30-byte payload and no field list, one with no payload
- *   big.nettrace    200,000 events (about 9 MB), for progress on a terminal
+ *   big.nettrace    201,000 events (1,000 GCs, the rest runtime id 85; about 9 MB),
+ *                   for progress on a terminal
  */
 #include <gcev/gcev_writer.h>
 #include <stdio.h>
@@ -147,9 +148,15 @@ int main(int argc, char **argv)
     w = writer();
     start = define(w, 1, 2);
     end = define(w, 2, 1);
+    thread_created = define(w, 85, 0);
     uint32_t seqs[4] = {1, 1, 1, 1};
-    for (uint32_t i = 0; i < 100000; i++) {
-        gc(w, start, end, i + 1, 1001 + i % 4, &seqs[i % 4], 1000 * (int64_t)i);
+    for (uint32_t i = 0; i < 200000; i++) {
+        uint32_t k = i % 4;
+        if (i % 200 == 0) {
+            gc(w, start, end, i / 200 + 1, 1001 + k, &seqs[k], 1000 * (int64_t)i);
+        } else {
+            emit(w, thread_created, 1001 + k, seqs[k]++, 1000 * (int64_t)i, tc, sizeof tc);
+        }
         if (i % 1000 == 999) {
             gcev_writer_sequence_point(w, 1000 * (int64_t)i + 900);
         }

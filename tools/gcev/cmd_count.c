@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "commands.h"
 #include "cli_trace.h"
 
@@ -188,6 +189,8 @@ int gcev_cmd_count(int argc, char **argv)
     gcev_error err = {0};
     gcev_status st;
     rc = GCEV_EXIT_OK;
+    gcev_cli_progress pr;
+    gcev_cli_progress_start(&pr, "count", t, 0);
     while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
         if (!count_add(&tab, &ev)) {
             st = GCEV_E_NOMEM;
@@ -195,7 +198,9 @@ int gcev_cmd_count(int argc, char **argv)
             break;
         }
         total++;
+        gcev_cli_progress_event(&pr);
     }
+    gcev_cli_progress_end(&pr);
     if (st != GCEV_END) {
         gcev_cli_trace_error("count", path, t, st, &err);
         rc = GCEV_EXIT_TRACE_ERROR;

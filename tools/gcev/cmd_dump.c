@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "commands.h"
 #include "cli_trace.h"
 
@@ -249,7 +250,10 @@ int gcev_cmd_dump(int argc, char **argv)
     gcev_error err = {0};
     gcev_status st;
     rc = GCEV_EXIT_OK;
+    gcev_cli_progress pr;
+    gcev_cli_progress_start(&pr, "dump", t, 1);
     while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+        gcev_cli_progress_event(&pr);
         const gcev_event_desc *d = gcev_cli_event_desc(&ev);
         if (gc_only && !d) {
             continue;
@@ -266,6 +270,7 @@ int gcev_cmd_dump(int argc, char **argv)
             break; /* nowhere to write: the write error is reported on the way out */
         }
     }
+    gcev_cli_progress_end(&pr);
     if (st != GCEV_END && st != GCEV_OK) {
         fflush(stdout);
         gcev_cli_trace_error("dump", path, t, st, &err);

@@ -7,19 +7,12 @@
  * session (the same analysis, on the stream). Progress goes to stderr, and only
  * when stderr is a terminal, so pipes and files stay clean.
  */
-#if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L /* isatty */
-#include <unistd.h>
-#define STATS_ISATTY(fd) isatty(fd)
-#else
-#include <io.h>
-#define STATS_ISATTY(fd) _isatty(fd)
-#endif
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "cli_session.h"
 #include "commands.h"
 #include "cli_trace.h"
@@ -47,14 +40,9 @@ static void usage(FILE *f)
 
 static void progress(void *ctx, uint64_t events, uint64_t offset, uint64_t size)
 {
-    (void)ctx;
-    if (size) {
-        fprintf(stderr, "\rgcev stats: %3u%% (%llu events)", (unsigned)(offset * 100 / size),
-                (unsigned long long)events);
-    } else {
-        fprintf(stderr, "\rgcev stats: %llu events", (unsigned long long)events);
-    }
-    fflush(stderr);
+    (void)offset;
+    (void)size;
+    gcev_cli_progress_at(ctx, events);
 }
 
 int gcev_cmd_stats(int argc, char **argv)
@@ -142,12 +130,11 @@ int gcev_cmd_stats(int argc, char **argv)
         }
         return gcev_cli_fail("stats", "out of memory");
     }
-    int tty = STATS_ISATTY(2);
+    gcev_cli_progress pr;
+    gcev_cli_progress_start(&pr, "stats", t, 0);
     gcev_error err = {0};
-    gcev_status st = gcev_stats_read_trace(s, t, tty ? progress : NULL, NULL, &err);
-    if (tty) {
-        fprintf(stderr, "\r%40s\r", "");
-    }
+    gcev_status st = gcev_stats_read_trace(s, t, pr.on ? progress : NULL, &pr, &err);
+    gcev_cli_progress_end(&pr);
     rc = GCEV_EXIT_OK;
     if (sess) {
         /* a live session: GCEV_OK is its clean end; anything else says why it ended */

@@ -500,6 +500,11 @@ size_t gcev_trace_drop_count(const gcev_trace *t)
     return t ? t->ndrops : 0;
 }
 
+uint64_t gcev_trace_bytes_read(const gcev_trace *t)
+{
+    return t && t->info.format != GCEV_FORMAT_CTF ? gcev_source_pos(&t->src) : 0;
+}
+
 const gcev_trace_drop *gcev_trace_drop_at(const gcev_trace *t, size_t i)
 {
     return (t && i < t->ndrops) ? &t->drops[i] : NULL;
