@@ -140,6 +140,35 @@ permission)
         fail "message"
     echo "ok: as nobody -> 5 in $((SECONDS - t0)) s: $(cat "$dir/err")"
     ;;
+namespace)
+    # a "container": its own mount and pid namespaces, a private /tmp; the server is pid 1
+    # there, so its socket is /proc/<pid>/root/tmp/dotnet-diagnostic-1-<key>-socket
+    [ "$(id -u)" -eq 0 ] || fail "needs root (registered only then)"
+    ready=$NS_READY_DIR/ready.$$
+    rm -f "$ready"
+    unshare --mount --pid --fork --mount-proc sh -c \
+        "mount -t tmpfs none /tmp && TMPDIR=/tmp exec '$FAKE_SERVER' stream '$ready' '$SAMPLE'" &
+    ns=$!
+    for _ in $(seq 500); do
+        [ -f "$ready" ] && break
+        sleep 0.01
+    done
+    [ -f "$ready" ] || fail "the namespaced server did not start"
+    [ "$(cat "$ready")" = 1 ] || fail "not pid 1 in its namespace"
+    rm -f "$ready"
+    host=$(pgrep -P "$ns" -f fake_server || pgrep -f "fake_server stream $ready" | head -1)
+    server=$ns
+    [ -n "$host" ] || fail "no host pid for the namespaced server"
+    grep -q "NSpid:.*[[:space:]]1$" "/proc/$host/status" || fail "NSpid is not 1"
+    expect 0 "attached to $host \(.NET 10.0.0-fake" -- watch "$host" --duration 0.3
+    [ "$(grep -c '^GC ' "$dir/out")" -eq 26 ] || fail "expected 26 GCs through /proc/$host/root/tmp"
+    timeout 20 "$GCEV" ps >"$dir/out" || fail "ps"
+    grep -Eq "^ *$host +10.0.0-fake" "$dir/out" || fail "ps does not list the namespaced process"
+    # pid 1 of a namespace gets no signal it has no handler for, but SIGKILL from outside
+    kill -KILL "$host" 2>/dev/null
+    wait "$ns" 2>/dev/null
+    server=
+    ;;
 usage)
     expect 2 'usage: gcev watch PID' -- watch
     expect 2 "'abc' is not a process id" -- watch abc
