@@ -107,7 +107,9 @@ enum {
     GCEV_JSON_VERSION_DECODE = 1,
     GCEV_JSON_VERSION_DUMP = 1,
     GCEV_JSON_VERSION_SCHEMA = 1,
-    GCEV_JSON_VERSION_STATS = 2 /* 2: TraceEvent's metrics, per-heap records, processes */
+    GCEV_JSON_VERSION_PS = 1,    /* ps --format jsonl, each line */
+    GCEV_JSON_VERSION_WATCH = 1, /* watch --format jsonl, each GC line and the summary */
+    GCEV_JSON_VERSION_STATS = 2  /* 2: TraceEvent's metrics, per-heap records, processes */
 };
 
 /* Writes s as a JSON string literal (UTF-8 passed through, controls escaped). */

@@ -82,7 +82,7 @@ int gcev_cmd_ps(int argc, char **argv)
                 printf(",\"error\":");
                 gcev_cli_json_string(stdout, err.message ? err.message : gcev_status_str(st));
             }
-            printf("}\n");
+            printf(",\"json_version\":%d}\n", GCEV_JSON_VERSION_PS);
         } else if (st == GCEV_OK) {
             printf("%8u  %-16s %s\n", pids[i], p->runtime_version[0] ? p->runtime_version : "?",
                    p->command_line);

@@ -101,7 +101,8 @@ static void on_gc(void *ctx, const live_gc_record *g)
         if (g->present & LIVE_HAS_PROMOTED) {
             printf(",\"promoted_bytes\":%llu", (unsigned long long)g->promoted);
         }
-        printf(",\"complete\":%s}\n", g->complete ? "true" : "false");
+        printf(",\"complete\":%s,\"json_version\":%d}\n", g->complete ? "true" : "false",
+               GCEV_JSON_VERSION_WATCH);
     } else {
         char gen[8] = "-", pause[24] = "-", heap[24], prom[24], rs[16];
         if (g->present & LIVE_HAS_GENERATION) {
@@ -136,8 +137,10 @@ static void print_summary(const watch *w, double seconds, uint64_t events, uint6
         if (w->pause_count) {
             printf("\"pause_max_gc\":%u,", w->pause_max_gc);
         }
-        printf("\"seconds\":%.3f,\"paused_percent\":%.4f,\"events\":%llu,\"dropped_events\":%llu}}\n",
-               seconds, pct, (unsigned long long)events, (unsigned long long)dropped);
+        printf("\"seconds\":%.3f,\"paused_percent\":%.4f,\"events\":%llu,\"dropped_events\":%llu},"
+               "\"json_version\":%d}\n",
+               seconds, pct, (unsigned long long)events, (unsigned long long)dropped,
+               GCEV_JSON_VERSION_WATCH);
     } else {
         printf("-- %llu GCs (gen0 %llu, gen1 %llu, gen2 %llu) in %.1f s", (unsigned long long)w->gcs,
                (unsigned long long)w->gens[0], (unsigned long long)w->gens[1], (unsigned long long)w->gens[2],
