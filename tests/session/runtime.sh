@@ -207,6 +207,21 @@ cycles)
         "$CYCLES" "$wl" 50 || fail "session_cycles"
     fi
     ;;
+drops)
+    # a 1 MB buffer under unpaced allocation with deep stacks overflows: watch says how many
+    # events the runtime dropped, the same number gcev stats finds in the recorded stream
+    "$WORKLOAD" --seconds 20 --depth 300 --scale 2 heavy >"$dir/wl.out" 2>&1 &
+    wl=$!
+    sleep 1.5
+    timeout 60 "$GCEV" watch "$wl" --duration 4 --profile gc-verbose --buffer 1 --format jsonl \
+        --record "$dir/d.nettrace" >"$dir/out" 2>"$dir/err" || fail "watch failed"
+    got=$(grep -o '"dropped_events":[0-9]*' "$dir/out" | cut -d: -f2)
+    want=$("$GCEV" stats --format json "$dir/d.nettrace" 2>/dev/null | grep -o '"dropped_events":[0-9]*' | head -1 |
+        cut -d: -f2)
+    [ -n "$got" ] && [ "$got" -gt 0 ] || fail "no event dropped with a 1 MB buffer ($got)"
+    [ "$got" = "$want" ] || fail "watch says $got dropped, stats of the record $want"
+    echo "1 MB buffer: $got events dropped, $(grep -o '"events":[0-9]*' "$dir/out" | cut -d: -f2) delivered"
+    ;;
 *)
     fail "unknown case"
     ;;

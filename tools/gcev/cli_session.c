@@ -95,11 +95,12 @@ static int parse_provider(const char *cmd, const char *spec, cli_live_opts *o)
 
 int cli_live_option(gcev_cli_args *a, int allow_record, cli_live_opts *o, int *rc)
 {
-    static const char *const names[] = {"--duration", "--timeout", "--profile", "--providers", "--record"};
+    static const char *const names[] = {"--duration",  "--timeout", "--profile",
+                                        "--providers", "--buffer",  "--record"};
     const char *v = NULL;
     int which = -1;
-    for (int k = 0; k < 5 && which < 0; k++) {
-        if (k == 4 && !allow_record) {
+    for (int k = 0; k < 6 && which < 0; k++) {
+        if (k == 5 && !allow_record) {
             break;
         }
         int m = gcev_cli_value(a, names[k], &v);
@@ -131,6 +132,17 @@ int cli_live_option(gcev_cli_args *a, int allow_record, cli_live_opts *o, int *r
     }
     case 3:
         return parse_provider(a->cmd, v, o) ? 1 : -1;
+    case 4: {
+        unsigned long long mb = 1; /* stays 1 when the number is refused */
+        if (!gcev_cli_number(a->cmd, "--buffer", v, 65536, 0, &mb) || mb == 0) {
+            if (mb == 0) {
+                gcev_cli_fail(a->cmd, "--buffer needs 1 to 65536 MB, not 0");
+            }
+            return -1;
+        }
+        o->buffer_mb = (uint32_t)mb;
+        return 1;
+    }
     default:
         o->record = v;
         return 1;
@@ -230,6 +242,7 @@ int cli_live_open(const char *cmd, const cli_live_opts *o, uint32_t order, gcev_
         so.rundown_keyword = GCEV_SESSION_DEFAULT_RUNDOWN;
     }
     so.timeout_ms = o->timeout_ms;
+    so.buffer_mb = o->buffer_mb;
     so.duration_ms = o->duration_ms;
     so.record_path = o->record;
     so.trace.order = order;

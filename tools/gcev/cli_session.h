@@ -15,6 +15,7 @@ typedef struct cli_live_opts {
     const char *record;   /* --record FILE / -o FILE */
     uint32_t profile;     /* gcev_session_profile */
     uint32_t timeout_ms;  /* --timeout S */
+    uint32_t buffer_mb;   /* --buffer MB: the runtime's circular buffer (0: 256) */
     /* --providers NAME:KEYWORDS:LEVEL[:ARGS] (repeatable): a custom session instead of a profile */
     gcev_session_provider providers[16];
     size_t nproviders;
@@ -33,7 +34,7 @@ typedef struct cli_live_opts {
 int cli_parse_pid(const char *cmd, const char *s, uint32_t *pid);
 
 /*
- * The current argument as one of --duration, --profile, --timeout, --providers and
+ * The current argument as one of --duration, --profile, --timeout, --buffer, --providers and
  * (when allow_record) --record, with its value ("--name value" or "--name=value").
  * Returns 1 when taken, 0 when not one of them, or -1 after printing an error
  * (*rc = the exit status).
