@@ -12,7 +12,9 @@ dir=$(mktemp -d /tmp/gcev-cli-XXXXXX)
 chmod 755 "$dir" # like /tmp: other users may look (the permission case)
 export TMPDIR=$dir
 server=
+dog= # a watchdog subshell: killed here, so its delayed kill never hits a reused pid
 cleanup() {
+    [ -n "$dog" ] && kill "$dog" 2>/dev/null
     [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
     rm -rf "$dir"
 }
@@ -105,7 +107,7 @@ ctrl_c)
     # not under `timeout`, which passes SIGINT to its process group (gcev would get two)
     "$GCEV" watch "$server" >"$dir/out" 2>"$dir/err" &
     w=$!
-    (sleep 20 && kill -KILL "$w") 2>/dev/null &
+    (sleep 20 && kill -KILL "$w") >/dev/null 2>&1 &
     dog=$!
     for _ in $(seq 500); do
         grep -q attached "$dir/err" 2>/dev/null && break
@@ -115,6 +117,7 @@ ctrl_c)
     wait "$w"
     rc=$?
     kill "$dog" 2>/dev/null
+    dog=
     [ "$rc" -eq 0 ] || fail "watch after Ctrl-C: exit status $rc"
     [ "$(grep -c '^GC ' "$dir/out")" -eq 26 ] || fail "expected the 26 GCs drained to the rundown"
     grep -q '^-- 26 GCs' "$dir/out" || fail "no summary after Ctrl-C"

@@ -10,7 +10,9 @@ case_=${1:?usage: runtime.sh CASE}
 dir=$(mktemp -d /tmp/gcev-rt-XXXXXX)
 chmod 755 "$dir"
 wl=
+dog= # a watchdog subshell: killed here, so its delayed kill never hits a reused pid
 cleanup() {
+    [ -n "$dog" ] && kill "$dog" 2>/dev/null
     exec 3>&- 2>/dev/null
     [ -n "$wl" ] && kill -KILL "$wl" 2>/dev/null && wait "$wl" 2>/dev/null
     rm -rf "$dir"
@@ -142,7 +144,7 @@ ctrl_c)
     # would get two (the second one ends it at once, by design); a watchdog instead
     "$GCEV" watch "$wl" --record "$dir/c.nettrace" >"$dir/out" 2>"$dir/err" &
     w=$!
-    (sleep 60 && kill -KILL "$w") 2>/dev/null &
+    (sleep 60 && kill -KILL "$w") >/dev/null 2>&1 &
     dog=$!
     wait_line "$dir/err" 'attached to'
     sleep 1
@@ -152,6 +154,7 @@ ctrl_c)
     rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))
     kill "$dog" 2>/dev/null
+    dog=
     [ "$rc" -eq 0 ] || fail "watch exit status $rc after Ctrl-C"
     grep -q '^-- [0-9]* GCs' "$dir/out" || fail "no summary"
     "$GCEV" count "$dir/c.nettrace" | grep -q 'GCSettingsRundown' || fail "the record has no rundown"
