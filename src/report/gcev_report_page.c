@@ -1,0 +1,672 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page: head, warnings, summary, charts, the per-GC table's data, the script.
+ *
+ * The charts are SVG drawn here (gcev_report_charts.c); the table is filled by the
+ * page's script from the per-GC values embedded as JSON (one array per GC, the
+ * columns named in "cols"), because it is sorted and paged in the page: the same
+ * values as HTML rows would cost several times the bytes and could not be paged.
+ * Summary figures carry data-key (the `gcev stats --format json` path of the same
+ * value) and data-v (the value as that JSON writes it), which the browser test
+ * compares.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcev_report_internal.h"
+
+/* ---- small writers -------------------------------------------------------- */
+
+static void ms3(gcev_rb *b, double v)
+{
+    gcev_rb_printf(b, "%.3f", v);
+}
+
+/* A JSON member of the per-GC rows: the value or null. */
+static void j_ms(gcev_rb *b, int has, double v)
+{
+    if (has) {
+        ms3(b, v);
+    } else {
+        gcev_rb_puts(b, "null");
+    }
+    gcev_rb_putc(b, ',');
+}
+
+static void j_u64(gcev_rb *b, int has, uint64_t v)
+{
+    if (has) {
+        gcev_rb_printf(b, "%llu", (unsigned long long)v);
+    } else {
+        gcev_rb_puts(b, "null");
+    }
+    gcev_rb_putc(b, ',');
+}
+
+/* A summary figure: `<div class="card"><span class="label">..</span><b data-key data-v>text</b>..`. */
+static void card_open(gcev_rb *b, const char *label)
+{
+    gcev_rb_printf(b, "<div class=\"card\"><span class=\"label\">%s</span>", label);
+}
+
+static void fig_ms(gcev_rb *b, const char *key, double v, const char *unit)
+{
+    gcev_rb_printf(b, "<span class=\"fig\" data-key=\"%s\" data-v=\"%.3f\">", key, v);
+    gcev_rb_num(b, v, v >= 100 ? 1 : 3);
+    gcev_rb_printf(b, "</span><span class=\"unit\">%s</span>", unit);
+}
+
+static void fig_u64(gcev_rb *b, const char *key, uint64_t v, const char *unit)
+{
+    gcev_rb_printf(
+        b, "<span class=\"fig\" data-key=\"%s\" data-v=\"%llu\">%llu</span><span class=\"unit\">%s</span>",
+        key, (unsigned long long)v, (unsigned long long)v, unit);
+}
+
+static void fig_mb(gcev_rb *b, const char *key, uint64_t bytes)
+{
+    gcev_rb_printf(b, "<span class=\"fig\" data-key=\"%s\" data-v=\"%llu\">", key, (unsigned long long)bytes);
+    gcev_rb_num(b, (double)bytes / 1e6, 3);
+    gcev_rb_puts(b, "</span><span class=\"unit\">MB</span>");
+}
+
+/* ---- head and warnings ---------------------------------------------------- */
+
+static void head(gcev_rep *r, const gcev_report_facts *f)
+{
+    gcev_rb *b = r->b;
+    gcev_rb_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                    /* nothing may be fetched: the page is whole as it is */
+                    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                    "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+                    "form-action 'none'\"><title>GC report");
+    if (f->source) {
+        gcev_rb_puts(b, ": ");
+        gcev_rb_html(b, f->source);
+    }
+    gcev_rb_puts(b, "</title><style>");
+    gcev_rb_puts(b, gcev_report_css);
+    gcev_rb_puts(b, "</style></head>\n<body><header><h1>GC report</h1>");
+    if (f->source) {
+        gcev_rb_puts(b, "<p class=\"source\" id=\"source\">");
+        gcev_rb_html(b, f->source);
+        gcev_rb_puts(b, "</p>");
+    }
+    gcev_rb_puts(b, "<p class=\"facts\">");
+    const gcev_trace_info *in = f->info;
+    const gcev_stats_summary *s = r->sum;
+    if (in) {
+        gcev_rb_html(b, gcev_trace_format_name(in->format));
+        gcev_rb_printf(b, " v%u &middot; %u-bit", in->format_version, in->pointer_size * 8u);
+        if (in->process_id) {
+            gcev_rb_printf(b, " &middot; process %u", in->process_id);
+        }
+        if (in->file_size) {
+            gcev_rb_puts(b, " &middot; ");
+            gcev_rb_num(b, (double)in->file_size / 1e6, 1);
+            gcev_rb_puts(b, " MB file");
+        }
+        gcev_rb_puts(b, " &middot; ");
+    }
+    if (f->process_name) {
+        gcev_rb_html(b, f->process_name);
+        gcev_rb_puts(b, " &middot; ");
+    }
+    gcev_rb_printf(b, "%llu events, %llu GCs over ", (unsigned long long)s->events,
+                   (unsigned long long)s->gc_count);
+    gcev_rb_num(b, s->duration_ms / 1000, 3);
+    gcev_rb_puts(b, " s</p></header>\n");
+}
+
+static void warning(gcev_rb *b, const char *kind)
+{
+    gcev_rb_printf(b, "<li data-kind=\"%s\">", kind);
+}
+
+static void warnings(gcev_rep *r, const gcev_report_facts *f)
+{
+    const gcev_stats_summary *s = r->sum;
+    uint64_t incomplete = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        incomplete += (gcev_stats_gc_at(r->s, i)->flags & GCEV_STATS_GC_INCOMPLETE) != 0;
+    }
+    uint64_t header_lost = f->info ? f->info->events_lost : 0;
+    if (!s->dropped_events && !incomplete && !f->read_error && !s->unfinished_gcs && !s->decode_errors &&
+        !s->limit_hit && !header_lost) {
+        return;
+    }
+    gcev_rb *b = r->b;
+    gcev_rb_puts(b, "<section id=\"warnings\" class=\"warnings\" role=\"alert\"><h2>&#9888; This analysis is "
+                    "incomplete</h2><ul>");
+    if (s->dropped_events) {
+        warning(b, "dropped");
+        gcev_rb_printf(
+            b,
+            "<b>%llu events were lost</b> (the runtime's buffers overflowed, or the reader could not "
+            "keep up): pauses, sizes and counts may be missing or wrong.</li>",
+            (unsigned long long)s->dropped_events);
+    } else if (header_lost) {
+        warning(b, "dropped");
+        gcev_rb_printf(
+            b, "<b>The trace's header reports %llu lost events</b>: GC statistics may be incomplete.</li>",
+            (unsigned long long)header_lost);
+    }
+    if (incomplete) {
+        warning(b, "incomplete");
+        gcev_rb_printf(b,
+                       "<b>%llu GC%s open when events were lost</b>: %s values may be wrong (marked "
+                       "&#9888; in the table).</li>",
+                       (unsigned long long)incomplete, incomplete == 1 ? " was" : "s were",
+                       incomplete == 1 ? "its" : "their");
+    }
+    if (f->read_error) {
+        warning(b, "truncated");
+        gcev_rb_puts(b, "<b>The trace ends early</b>: ");
+        gcev_rb_html(b, f->read_error);
+        gcev_rb_puts(b, ". Only the events before that point are shown.</li>");
+    }
+    if (s->unfinished_gcs) {
+        warning(b, "unfinished");
+        gcev_rb_printf(b, "<b>%llu GC%s without an end</b> (no GCEnd in the trace): no duration%s.</li>",
+                       (unsigned long long)s->unfinished_gcs, s->unfinished_gcs == 1 ? "" : "s",
+                       s->unfinished_gcs == 1 ? "" : "s");
+    }
+    if (s->decode_errors) {
+        warning(b, "decode");
+        gcev_rb_printf(b, "<b>%llu GC event%s did not decode</b> and %s skipped.</li>",
+                       (unsigned long long)s->decode_errors, s->decode_errors == 1 ? "" : "s",
+                       s->decode_errors == 1 ? "was" : "were");
+    }
+    if (s->limit_hit) {
+        warning(b, "limit");
+        gcev_rb_puts(
+            b, "<b>A segment, handle or AppDomain table hit its limit</b>: lifetimes are partial.</li>");
+    }
+    gcev_rb_puts(b, "</ul></section>\n");
+}
+
+/* ---- summary -------------------------------------------------------------- */
+
+/* A cell of the rollup: data-key is the `gcev stats --format json` path, data-v the value as it writes it. */
+static void cell_ms(gcev_rb *b, const char *key, int has, double v)
+{
+    if (has) {
+        gcev_rb_printf(b, "<td data-key=\"%s\" data-v=\"%.3f\">%.3f</td>", key, v, v);
+    } else {
+        gcev_rb_puts(b, "<td class=\"absent\">&ndash;</td>");
+    }
+}
+
+static void cell_u64(gcev_rb *b, const char *key, uint64_t v)
+{
+    gcev_rb_printf(b, "<td data-key=\"%s\" data-v=\"%llu\">%llu</td>", key, (unsigned long long)v,
+                   (unsigned long long)v);
+}
+
+/* Bytes shown as MB; data-v keeps the JSON's bytes (%lld, or %.10g for a mean). */
+static void cell_mb(gcev_rb *b, const char *key, int has, double bytes, int mean)
+{
+    if (!has) {
+        gcev_rb_puts(b, "<td class=\"absent\">&ndash;</td>");
+        return;
+    }
+    if (mean) {
+        gcev_rb_printf(b, "<td data-key=\"%s\" data-v=\"%.10g\">", key, bytes);
+    } else {
+        gcev_rb_printf(b, "<td data-key=\"%s\" data-v=\"%lld\">", key, (long long)bytes);
+    }
+    gcev_rb_num(b, bytes / 1e6, 3);
+    gcev_rb_puts(b, "</td>");
+}
+
+static void cell_f(gcev_rb *b, const char *key, int has, double v, int decimals)
+{
+    if (!has) {
+        gcev_rb_puts(b, "<td class=\"absent\">&ndash;</td>");
+        return;
+    }
+    gcev_rb_printf(b, "<td data-key=\"%s\" data-v=\"%.10g\">", key, v);
+    gcev_rb_num(b, v, decimals);
+    gcev_rb_puts(b, "</td>");
+}
+
+/* One row of PerfView's GCStats rollup (gen < 0: the process's GCs of every generation). */
+static void rollup_row(gcev_rb *b, size_t pi, int gen, const gcev_stats_gcstats *st,
+                       const gcev_stats_pauses *pz)
+{
+    char base[64], k[128], pb[96];
+    int means = (st->present & GCEV_STATS_GCSTATS_HAS_MEANS) != 0;
+    if (gen < 0) {
+        snprintf(base, sizeof base, "processes.%zu.gcstats", pi);
+        snprintf(pb, sizeof pb, "processes.%zu.pauses.all", pi);
+        gcev_rb_puts(b, "<tr class=\"all\"><th scope=\"row\">All</th>");
+    } else {
+        snprintf(base, sizeof base, "processes.%zu.generations.%d", pi, gen);
+        snprintf(pb, sizeof pb, "processes.%zu.pauses.gen%d", pi, gen);
+        gcev_rb_printf(b, "<tr><th scope=\"row\"><i class=\"sw g%d\"></i>gen%d</th>", gen, gen);
+    }
+#define K(name) (snprintf(k, sizeof k, "%s.%s", base, name), k)
+#define P(name) (snprintf(k, sizeof k, "%s.%s", pb, name), k)
+    cell_u64(b, K("count"), st->count);
+    cell_u64(b, K("induced"), st->induced);
+    cell_ms(b, K("pause_total_ms"), 1, st->pause_total_ms);
+    cell_ms(b, K("pause_mean_ms"), means, st->pause_mean_ms);
+    cell_ms(b, P("p50_ms"), pz->count > 0, pz->p50_ms);
+    cell_ms(b, P("p90_ms"), pz->count > 0, pz->p90_ms);
+    cell_ms(b, P("p99_ms"), pz->count > 0, pz->p99_ms);
+    cell_ms(b, K("pause_max_ms"), means, st->pause_max_ms);
+    cell_mb(b, K("size_peak_max"), means, (double)st->size_peak_max, 0);
+    cell_mb(b, K("size_after_mean"), means, st->size_after_mean, 1);
+    cell_mb(b, K("allocated_total"), 1, (double)st->allocated_total, 0);
+    cell_f(b, K("alloc_rate_max_mb_per_sec"), means, st->alloc_rate_max, 3);
+    cell_mb(b, K("promoted_total"), 1, (double)st->promoted_total, 0);
+#undef K
+#undef P
+    gcev_rb_puts(b, "</tr>");
+}
+
+/* PerfView's GCStats per process: its complete GCs, all and per condemned generation. */
+static void rollups(gcev_rep *r)
+{
+    gcev_rb *b = r->b;
+    size_t np = gcev_stats_process_count(r->s);
+    for (size_t i = 0; i < np; i++) {
+        const gcev_stats_process *p = gcev_stats_process_at(r->s, i);
+        const gcev_stats_gcstats *all = &p->all;
+        gcev_rb_printf(b, "<div class=\"rollup\" id=\"rollup-%zu\"><h3>", i);
+        if (p->process_id) {
+            gcev_rb_printf(b, "Process %u: ", p->process_id);
+        }
+        gcev_rb_printf(b,
+                       "<span data-key=\"processes.%zu.complete_gcs\" data-v=\"%llu\">%llu</span> complete "
+                       "GC%s of %llu",
+                       i, (unsigned long long)p->complete_count, (unsigned long long)p->complete_count,
+                       p->complete_count == 1 ? "" : "s", (unsigned long long)p->gc_count);
+        if ((all->present & GCEV_STATS_GCSTATS_HAS_DURATION) && all->process_duration_ms != 0) {
+            gcev_rb_printf(b,
+                           "; <span data-key=\"processes.%zu.gcstats.pause_time_percent\" data-v=\"%.10g\">",
+                           i, all->pause_time_percent);
+            gcev_rb_num(b, all->pause_time_percent, 2);
+            gcev_rb_puts(b, "</span>% of its time paused");
+        }
+        if (all->present & GCEV_STATS_GCSTATS_HAS_HEAP_COUNT) {
+            gcev_rb_printf(
+                b, "; <span data-key=\"processes.%zu.gcstats.heap_count\" data-v=\"%d\">%d</span> heap%s", i,
+                all->heap_count, all->heap_count, all->heap_count == 1 ? "" : "s");
+        }
+        gcev_rb_puts(b,
+                     "</h3><div class=\"tablewrap\"><table class=\"rollup\"><caption>PerfView's GCStats, by "
+                     "the generation each GC condemned (GCs with a GCEnd, HeapStats and restart); MB = "
+                     "10<sup>6</sup> bytes</caption><thead><tr><th>Gen</th><th>GCs</th><th>Induced</th>"
+                     "<th>Pause total ms</th><th>Mean ms</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th>"
+                     "<th>Max ms</th><th>Peak MB (max)</th><th>After MB (mean)</th><th>Allocated MB</th>"
+                     "<th>Max alloc MB/s</th><th>Promoted MB</th></tr></thead><tbody>");
+        rollup_row(b, i, -1, all, &p->pauses);
+        for (int g = 0; g < 3; g++) {
+            rollup_row(b, i, g, &p->gens[g], &p->pauses_by_gen[g]);
+        }
+        gcev_rb_puts(b, "</tbody></table></div></div>");
+    }
+}
+
+static void summary(gcev_rep *r)
+{
+    const gcev_stats_summary *s = r->sum;
+    gcev_rb *b = r->b;
+    int dur = (s->present & GCEV_STATS_SUM_HAS_DURATION) != 0;
+    int pause = (s->present & GCEV_STATS_SUM_HAS_PAUSE) != 0;
+    int alloc = (s->present & GCEV_STATS_SUM_HAS_ALLOCATION) != 0;
+    gcev_rb_puts(b, "<section id=\"summary\"><h2>Summary</h2><div class=\"cards\">");
+
+    card_open(b, "GCs");
+    fig_u64(b, "summary.gc_count", s->gc_count, "");
+    if (dur) {
+        gcev_rb_puts(b, "<span class=\"sub\">");
+        fig_ms(b, "summary.gcs_per_sec", s->gcs_per_sec, "per second");
+        gcev_rb_puts(b, "</span>");
+    }
+    gcev_rb_puts(b, "</div>");
+
+    card_open(b, "GC mode");
+    if (s->present & GCEV_STATS_SUM_HAS_HEAP_COUNT) {
+        const char *mode = s->heap_count > 1 ? "server" : "workstation";
+        gcev_rb_printf(b, "<span class=\"fig\" data-key=\"summary.gc_mode\" data-v=\"%s\">%s</span>", mode,
+                       mode);
+        gcev_rb_puts(b, "<span class=\"sub\">");
+        fig_u64(b, "summary.heap_count", (uint64_t)s->heap_count, s->heap_count == 1 ? "heap" : "heaps");
+        gcev_rb_puts(b, "</span>");
+    } else {
+        gcev_rb_puts(b, "<span class=\"fig absent\">not in the trace</span><span class=\"sub\">no "
+                        "GCGlobalHeapHistory events</span>");
+    }
+    gcev_rb_puts(b, "</div>");
+
+    card_open(b, "Time paused");
+    if (pause) {
+        fig_ms(b, "summary.pause_total_ms", s->pause_total_ms, "ms");
+        if (dur) {
+            gcev_rb_puts(b, "<span class=\"sub\">");
+            fig_ms(b, "summary.pause_percent", s->pause_percent, "% of the trace");
+            gcev_rb_puts(b, "</span>");
+        }
+    } else {
+        gcev_rb_puts(b, "<span class=\"fig absent\">not in the trace</span><span class=\"sub\">no "
+                        "suspension events</span>");
+    }
+    gcev_rb_puts(b, "</div>");
+
+    if (pause) {
+        card_open(b, "Longest pause");
+        fig_ms(b, "summary.pause_max_ms", s->pause_max_ms, "ms");
+        gcev_rb_printf(b,
+                       "<span class=\"sub\">GC <a href=\"#gc-table\" class=\"gclink\" data-n=\"%u\" "
+                       "data-key=\"summary.pause_max_gc\" data-v=\"%u\">#%u</a></span></div>",
+                       s->pause_max_gc, s->pause_max_gc, s->pause_max_gc);
+    }
+
+    if (gcev_stats_process_count(r->s) == 1 && gcev_stats_process_at(r->s, 0)->pauses.count) {
+        const gcev_stats_pauses *pz = &gcev_stats_process_at(r->s, 0)->pauses;
+        card_open(b, "Pause percentiles");
+        fig_ms(b, "processes.0.pauses.all.p50_ms", pz->p50_ms, "ms median");
+        gcev_rb_puts(b, "<span class=\"sub\">p90 ");
+        fig_ms(b, "processes.0.pauses.all.p90_ms", pz->p90_ms, "ms");
+        gcev_rb_puts(b, " &middot; p99 ");
+        fig_ms(b, "processes.0.pauses.all.p99_ms", pz->p99_ms, "ms");
+        gcev_rb_puts(b, "</span></div>");
+    }
+
+    card_open(b, "Allocated");
+    if (alloc) {
+        fig_mb(b, "summary.allocated_bytes", s->allocated_bytes);
+        if (dur) {
+            gcev_rb_puts(b, "<span class=\"sub\">");
+            fig_ms(b, "summary.alloc_mb_per_sec", s->alloc_mb_per_sec, "MB/s");
+            gcev_rb_puts(b, "</span>");
+        }
+    } else {
+        gcev_rb_puts(b, "<span class=\"fig absent\">not in the trace</span><span class=\"sub\">no "
+                        "AllocationTick events</span>");
+    }
+    gcev_rb_puts(b, "</div>");
+
+    card_open(b, "Trace");
+    if (s->events) {
+        /* long traces read better in seconds; data-v keeps the JSON's ms */
+        int secs = s->duration_ms >= 10000;
+        gcev_rb_printf(b, "<span class=\"fig\" data-key=\"summary.duration_ms\" data-v=\"%.3f\">",
+                       s->duration_ms);
+        gcev_rb_num(b, secs ? s->duration_ms / 1000 : s->duration_ms, secs ? 2 : 3);
+        gcev_rb_printf(b, "</span><span class=\"unit\">%s</span>", secs ? "s" : "ms");
+    }
+    gcev_rb_puts(b, "<span class=\"sub\">");
+    fig_u64(b, "summary.events", s->events, "events");
+    gcev_rb_puts(b, "</span></div>");
+
+    if (s->other_suspensions) {
+        card_open(b, "Other suspensions");
+        fig_u64(b, "summary.other_suspensions", s->other_suspensions, "");
+        gcev_rb_puts(b, "<span class=\"sub\">");
+        fig_ms(b, "summary.other_suspended_ms", s->other_suspended_ms, "ms with no GC inside");
+        gcev_rb_puts(b, "</span></div>");
+    }
+    gcev_rb_puts(b, "</div>");
+
+    rollups(r);
+    gcev_rb_puts(b, "</section>\n");
+}
+
+/* ---- the per-GC table ----------------------------------------------------- */
+
+/* The columns of each GC's array in the page data; page.js names them in its table. */
+static const char *const cols[] = {"n",    "gen",   "type",  "reason", "start",  "end",    "pause", "dur",
+                                   "susp", "prom",  "alloc", "rate",   "hb",     "ha",     "hp",    "b0",
+                                   "b1",   "b2",    "b3",    "b4",     "a0",     "a1",     "a2",    "a3",
+                                   "a4",   "heaps", "datas", "flags",  "nested", "pinned", "pid",   "label"};
+
+static void gc_row(gcev_rb *b, const gcev_stats_gc *g)
+{
+    uint64_t p = g->present;
+    gcev_rb_printf(b, "[%u,", g->number);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_GENERATION) != 0, g->generation);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_TYPE) != 0, g->type);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_REASON) != 0, g->reason);
+    j_ms(b, 1, g->start_ms);
+    j_ms(b, (p & GCEV_STATS_GC_HAS_END) != 0, g->end_ms);
+    j_ms(b, (p & GCEV_STATS_GC_HAS_PAUSE) != 0, g->pause_ms);
+    j_ms(b, (p & GCEV_STATS_GC_HAS_END) != 0, g->duration_ms);
+    j_ms(b, (p & GCEV_STATS_GC_HAS_SUSPENSION) != 0, g->suspension_ms);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_PROMOTED) != 0, g->promoted_bytes);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_ALLOCATED) != 0, g->allocated_bytes);
+    j_ms(b, (p & GCEV_STATS_GC_HAS_ALLOC_RATE) != 0, g->alloc_rate_mb_per_sec);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_SIZE_BEFORE) != 0, g->heap_size_before);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_SIZE_AFTER) != 0, g->heap_size_after);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_SIZE_PEAK) != 0, g->heap_size_peak);
+    for (int k = 0; k < GCEV_STATS_GENS; k++) {
+        j_u64(b, (g->gens[k].present & GCEV_STATS_HEAP_HAS_SIZE_BEFORE) != 0, g->gens[k].size_before);
+    }
+    for (int k = 0; k < GCEV_STATS_GENS; k++) {
+        j_u64(b, (g->gens[k].present & GCEV_STATS_HEAP_HAS_SIZE_AFTER) != 0, g->gens[k].size_after);
+    }
+    j_u64(b, (p & GCEV_STATS_GC_HAS_HEAP_COUNT) != 0, (uint64_t)g->heap_count);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_DATAS) != 0, g->datas_heap_count);
+    gcev_rb_printf(b, "%u,", g->flags);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_NESTED_IN) != 0, g->nested_in);
+    j_u64(b, (p & GCEV_STATS_GC_HAS_PINNED_OBJECTS) != 0, g->pinned_objects);
+    gcev_rb_printf(b, "%u,", g->process_id);
+    char label[16];
+    gcev_stats_gc_label(g, label, sizeof label);
+    gcev_rb_json_str(b, label);
+    gcev_rb_putc(b, ']');
+}
+
+static void table(gcev_rep *r, uint32_t rows)
+{
+    gcev_rb *b = r->b;
+    gcev_rb_printf(
+        b,
+        "<section id=\"gcs\"><h2>Every GC</h2><p class=\"hint\">%zu GCs%s. Click a column to sort; click "
+        "a chart mark to find its GC here. Times in ms from the trace start; MB = 10<sup>6</sup> "
+        "bytes; GenN MB: that generation after the GC.</p><nav class=\"pager\" id=\"pager\" hidden></nav>"
+        "<div class=\"tablewrap\"><table id=\"gc-table\" data-rows=\"%u\"><thead><tr>"
+        "<th data-c=\"n\" data-f=\"int\">GC #</th><th data-c=\"gen\" data-f=\"label\">Gen</th>"
+        "<th data-c=\"reason\" data-f=\"reason\">Reason</th><th data-c=\"start\" data-f=\"ms\">Start ms</th>"
+        "<th data-c=\"pause\" data-f=\"ms\">Pause ms</th><th data-c=\"dur\" data-f=\"ms\">GC ms</th>"
+        "<th data-c=\"susp\" data-f=\"ms\">Suspend ms</th><th data-c=\"hb\" data-f=\"mb\">Before MB</th>"
+        "<th data-c=\"ha\" data-f=\"mb\">After MB</th><th data-c=\"hp\" data-f=\"mb\">Peak MB</th>"
+        "<th data-c=\"prom\" data-f=\"mb\">Promoted MB</th><th data-c=\"rate\" data-f=\"ms\">Alloc "
+        "MB/s</th><th data-c=\"a0\" data-f=\"mb\">Gen0 MB</th><th data-c=\"a1\" data-f=\"mb\">Gen1 "
+        "MB</th><th data-c=\"a2\" data-f=\"mb\">Gen2 MB</th><th data-c=\"a3\" data-f=\"mb\">LOH MB</th>"
+        "<th data-c=\"a4\" data-f=\"mb\">POH MB</th><th data-c=\"heaps\" data-f=\"int\">Heaps</th>"
+        "<th data-c=\"flags\" data-f=\"flags\">Notes</th>"
+        "</tr></thead><tbody></tbody></table></div></section>\n",
+        r->n, r->n > rows ? ", in pages" : "", rows);
+}
+
+static void data_json(gcev_rep *r, uint32_t rows)
+{
+    gcev_rb *b = r->b;
+    gcev_rb_puts(b, "<script type=\"application/json\" id=\"gcev-data\">{\"cols\":[");
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        gcev_rb_printf(b, "%s\"%s\"", i ? "," : "", cols[i]);
+    }
+    gcev_rb_printf(b, "],\"rows\":%u,\"sx\":[", rows);
+    ms3(b, r->t0);
+    gcev_rb_putc(b, ',');
+    ms3(b, r->t1);
+    gcev_rb_printf(b, ",%d,%d],\"types\":[", GCEV_REPORT_PLOT_L, GCEV_REPORT_PLOT_W);
+    for (uint32_t t = 0; t < 3; t++) {
+        gcev_rb_printf(b, "%s", t ? "," : "");
+        gcev_rb_json_str(b, gcev_stats_gc_type_name(t));
+    }
+    /* the names of the reasons the GCs have */
+    gcev_rb_puts(b, "],\"reasons\":{");
+    uint8_t seen[256] = {0};
+    int nr = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const gcev_stats_gc *g = gcev_stats_gc_at(r->s, i);
+        if (!(g->present & GCEV_STATS_GC_HAS_REASON) || (g->reason < 256 && seen[g->reason])) {
+            continue;
+        }
+        const char *name = gcev_gc_reason_map_name(g->reason);
+        if (g->reason < 256) {
+            seen[g->reason] = 1;
+        }
+        if (name) {
+            gcev_rb_printf(b, "%s\"%u\":", nr++ ? "," : "", g->reason);
+            gcev_rb_json_str(b, name);
+        }
+    }
+    gcev_rb_puts(b, "},\"charts\":{");
+    gcev_rb_put(b, r->ix->p ? r->ix->p : "", r->ix->n);
+    gcev_rb_puts(b, "},\"gcs\":[");
+    for (size_t i = 0; i < r->n; i++) {
+        if (i) {
+            gcev_rb_puts(b, ",\n");
+        }
+        gc_row(b, gcev_stats_gc_at(r->s, i));
+    }
+    gcev_rb_puts(b, "]}</script>\n");
+}
+
+/* ---- the page ------------------------------------------------------------- */
+
+static gcev_status build(const gcev_stats *s, const gcev_report_facts *facts, const gcev_report_options *opts,
+                         gcev_rb *b)
+{
+    static const gcev_report_facts none = {0};
+    const gcev_report_facts *f = facts ? facts : &none;
+    gcev_rb ix = {0};
+    gcev_rep r = {0};
+    r.s = s;
+    r.sum = gcev_stats_get_summary(s);
+    r.n = gcev_stats_gc_count(s);
+    r.b = b;
+    r.ix = &ix;
+    r.max_marks = opts && opts->max_marks ? opts->max_marks : GCEV_REPORT_DEFAULT_MARKS;
+    if (r.max_marks < GCEV_REPORT_MIN_MARKS) {
+        r.max_marks = GCEV_REPORT_MIN_MARKS;
+    }
+    uint32_t rows = opts && opts->page_rows ? opts->page_rows
+                                            : (r.n <= GCEV_REPORT_DEFAULT_MARKS ? (uint32_t)(r.n ? r.n : 1)
+                                                                                : GCEV_REPORT_DEFAULT_ROWS);
+    size_t alloc_n = r.n ? r.n : 1;
+    r.t = malloc(alloc_n * sizeof *r.t);
+    r.key = malloc(alloc_n * sizeof *r.key);
+    r.has = malloc(alloc_n);
+    r.sel = malloc(alloc_n * sizeof *r.sel);
+    gcev_status st = GCEV_OK;
+    if (!r.t || !r.key || !r.has || !r.sel) {
+        st = GCEV_E_NOMEM;
+        goto out;
+    }
+    /* the time domain: the trace's span, widened to every GC */
+    r.t0 = r.sum->events ? r.sum->first_ms : 0;
+    r.t1 = r.sum->events ? r.sum->last_ms : 0;
+    for (size_t i = 0; i < r.n; i++) {
+        const gcev_stats_gc *g = gcev_stats_gc_at(s, i);
+        r.t[i] = g->start_ms;
+        r.t0 = g->start_ms < r.t0 ? g->start_ms : r.t0;
+        r.t1 = g->start_ms > r.t1 ? g->start_ms : r.t1;
+        if ((g->present & GCEV_STATS_GC_HAS_END) && g->end_ms > r.t1) {
+            r.t1 = g->end_ms;
+        }
+    }
+    if (!(r.t1 > r.t0)) {
+        r.t1 = r.t0 + 1;
+    }
+    head(&r, f);
+    warnings(&r, f);
+    summary(&r);
+    gcev_rb_puts(b, "<section id=\"charts\"><h2>Charts</h2><div class=\"charts\">");
+    if (r.n == 0) {
+        gcev_rb_puts(b,
+                     "<p class=\"empty\" id=\"no-gc\">No GC in this trace: it holds no GCStart event of the "
+                     ".NET runtime (was the GC keyword enabled?).</p>");
+    }
+    gcev_report_chart_pause(&r);
+    gcev_report_chart_histogram(&r);
+    gcev_report_chart_heap(&r);
+    gcev_report_chart_alloc(&r);
+    gcev_report_chart_heap_count(&r);
+    gcev_rb_puts(b, "</div></section>\n");
+    table(&r, rows);
+    gcev_rb_puts(b, "<footer>");
+    if (f->generator) {
+        gcev_rb_puts(b, "Made by ");
+        gcev_rb_html(b, f->generator);
+        gcev_rb_puts(b, ". ");
+    }
+    gcev_rb_puts(
+        b, "Pause: SuspendEE begin to RestartEE end. GC time: GCStart to GCEnd. Every figure comes from "
+           "the GC analysis (gcev_stats.h); this page computes none.</footer>"
+           "<div id=\"tip\" role=\"tooltip\" hidden></div>\n");
+    if (ix.oom) {
+        st = GCEV_E_NOMEM;
+        goto out;
+    }
+    data_json(&r, rows);
+    gcev_rb_puts(b, "<script>");
+    gcev_rb_puts(b, gcev_report_js);
+    gcev_rb_puts(b, "</script></body></html>\n");
+    if (b->oom) {
+        st = GCEV_E_NOMEM;
+    }
+out:
+    free(ix.p);
+    free(r.t);
+    free(r.key);
+    free(r.has);
+    free(r.sel);
+    return st;
+}
+
+gcev_status gcev_report_build(const gcev_stats *s, const gcev_report_facts *facts,
+                              const gcev_report_options *opts, char **html, size_t *size)
+{
+    if (html) {
+        *html = NULL;
+    }
+    if (size) {
+        *size = 0;
+    }
+    if (!s || !html) {
+        return GCEV_E_INVALID_ARG;
+    }
+    gcev_rb b = {0};
+    gcev_status st = build(s, facts, opts, &b);
+    if (st != GCEV_OK) {
+        free(b.p);
+        return st;
+    }
+    *html = b.p;
+    if (size) {
+        *size = b.n;
+    }
+    return GCEV_OK;
+}
+
+gcev_status gcev_report_write(const gcev_stats *s, const gcev_report_facts *facts,
+                              const gcev_report_options *opts, gcev_report_write_fn write, void *ctx)
+{
+    if (!s || !write) {
+        return GCEV_E_INVALID_ARG;
+    }
+    gcev_rb b = {0};
+    gcev_status st = build(s, facts, opts, &b);
+    for (size_t off = 0; st == GCEV_OK && off < b.n;) {
+        size_t n = b.n - off < 65536 ? b.n - off : 65536;
+        if (write(ctx, b.p + off, n)) {
+            st = GCEV_E_IO;
+        }
+        off += n;
+    }
+    free(b.p);
+    return st;
+}
+
+void gcev_report_free(char *html)
+{
+    free(html);
+}
