@@ -127,7 +127,7 @@ static void y_axis(gcev_rep *r, double ymax, double step, int dec, const char *u
         gcev_rb_puts(b, "</text>");
     }
     gcev_rb_printf(b,
-                   "<text class=\"title\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">",
+                   "<text class=\"title\" transform=\"translate(16 %d) rotate(-90)\" text-anchor=\"middle\">",
                    (int)(T + H / 2));
     gcev_rb_puts(b, unit);
     gcev_rb_puts(b, "</text></g>");
@@ -152,14 +152,14 @@ static void x_time_axis(gcev_rep *r)
         gcev_rb_num(b, x, 1);
         gcev_rb_printf(b, "\" y1=\"%d\" y2=\"%d\"/><text x=\"", (int)T, (int)(T + H + 5));
         gcev_rb_num(b, x, 1);
-        gcev_rb_printf(b, "\" y=\"%d\" text-anchor=\"middle\">", (int)(T + H + 17));
+        gcev_rb_printf(b, "\" y=\"%d\" text-anchor=\"middle\">", (int)(T + H + 21));
         gcev_rb_num(b, v / unit, dec);
         gcev_rb_puts(b, "</text>");
     }
     gcev_rb_printf(
         b,
         "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">Time since trace start (%s)</text>",
-        (int)(L + W / 2), (int)(T + H + 34), secs ? "s" : "ms");
+        (int)(L + W / 2), (int)(T + H + 47), secs ? "s" : "ms");
     gcev_rb_puts(b, "</g>");
 }
 
@@ -558,12 +558,12 @@ void gcev_report_chart_histogram(gcev_rep *r)
     for (int k = lo; k <= hi; k++) {
         gcev_rb_puts(b, "<text x=\"");
         gcev_rb_num(b, L + gw * (k - lo + 0.5), 1);
-        gcev_rb_printf(b, "\" y=\"%d\" text-anchor=\"middle\">", (int)(T + H + 17));
+        gcev_rb_printf(b, "\" y=\"%d\" text-anchor=\"middle\">", (int)(T + H + 21));
         bin_label(b, k);
         gcev_rb_puts(b, "</text>");
     }
     gcev_rb_printf(b, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">Pause (ms)</text></g>",
-                   (int)(L + W / 2), (int)(T + H + 34));
+                   (int)(L + W / 2), (int)(T + H + 47));
     gcev_rb_puts(b, "<g class=\"bars\">");
     for (int k = lo; k <= hi; k++) {
         for (int gen = 0; gen < 3; gen++) {

@@ -11,11 +11,11 @@
  * PLOT_H]. */
 enum {
     GCEV_REPORT_VIEW_W = 800,
-    GCEV_REPORT_VIEW_H = 250,
-    GCEV_REPORT_PLOT_L = 62,
+    GCEV_REPORT_VIEW_H = 264,
+    GCEV_REPORT_PLOT_L = 72,
     GCEV_REPORT_PLOT_T = 12,
-    GCEV_REPORT_PLOT_W = 800 - 62 - 14,
-    GCEV_REPORT_PLOT_H = 250 - 12 - 40
+    GCEV_REPORT_PLOT_W = 800 - 72 - 14,
+    GCEV_REPORT_PLOT_H = 264 - 12 - 52
 };
 
 /* The number of GCs a page shows on one table page when the options do not say. */
