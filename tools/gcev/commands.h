@@ -12,5 +12,6 @@ int gcev_cmd_stats(int argc, char **argv);
 int gcev_cmd_ps(int argc, char **argv);
 int gcev_cmd_watch(int argc, char **argv);
 int gcev_cmd_record(int argc, char **argv);
+int gcev_cmd_report(int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const struct {
     {"ps", gcev_cmd_ps, "list the running .NET processes this user can attach to"},
     {"watch", gcev_cmd_watch, "attach to a running .NET process, print each GC as it ends"},
     {"record", gcev_cmd_record, "attach to a running .NET process, write its GC events to a .nettrace"},
+    {"report", gcev_cmd_report, "one self-contained HTML page of a trace's GC behaviour"},
 };
 
 static void usage(FILE *f)

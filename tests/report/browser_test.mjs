@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+// The gcev report page in headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core;
+// never a downloaded browser). For each trace: `gcev stats --format json` and `gcev report`, then the
+// page opened from file:// with the network off, and checked against that JSON:
+//   - no console error, no page error, no request but the page's own file;
+//   - one pause mark per GC (up to 2000 GCs; past that at most 2000, the longest pause among them);
+//   - the table holds every GC (over its pages), in order, with the JSON's numbers and pauses;
+//   - every summary figure (data-key / data-v) equals the JSON value at that path;
+//   - warnings shown, at the top, exactly when the JSON says the analysis is incomplete;
+//   - hover shows the GC's numbers, a click finds its row, a header click sorts;
+//   - screenshots at desktop and narrow widths (PNG in the output folder); no sideways scrolling
+//     on the narrow one.
+// usage: node browser_test.mjs --gcev GCEV --out DIR --modules NODE_MODULES_DIR
+//                              [--readme-shot NAME] [--expect-warning NAME] TRACE...
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const args = process.argv.slice(2);
+const opt = { traces: [], expectWarning: new Set() };
+for (let i = 0; i < args.length; i++) {
+  const a = args[i];
+  if (a === "--gcev") opt.gcev = args[++i];
+  else if (a === "--out") opt.out = args[++i];
+  else if (a === "--modules") opt.modules = args[++i];
+  else if (a === "--readme-shot") opt.readmeShot = args[++i];
+  else if (a === "--expect-warning") opt.expectWarning.add(args[++i]);
+  else opt.traces.push(a);
+}
+if (!opt.gcev || !opt.out || !opt.modules || opt.traces.length === 0) {
+  console.error("usage: node browser_test.mjs --gcev GCEV --out DIR --modules DIR [--readme-shot NAME] TRACE...");
+  process.exit(2);
+}
+const require = createRequire(join(resolve(opt.modules), "noop.js"));
+const { chromium } = require("playwright-core");
+mkdirSync(opt.out, { recursive: true });
+
+let passed = 0, failed = 0;
+function check(ok, what) {
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    console.log("FAIL: " + what);
+  }
+}
+
+// The JSON value at a dotted path ("processes.0.pauses.all.p50_ms"), or undefined.
+function at(json, path) {
+  let v = json;
+  for (const k of path.split(".")) {
+    if (v == null) return undefined;
+    v = Array.isArray(v) ? v[Number(k)] : v[k];
+  }
+  return v;
+}
+
+const DESKTOP = { width: 1280, height: 900 };
+const NARROW = { width: 390, height: 844 };
+
+const userDataDir = mkdtempSync(join(tmpdir(), "gcev-chromium-"));
+const context = await chromium.launchPersistentContext(userDataDir, {
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  offline: true,
+  viewport: DESKTOP,
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+
+try {
+  for (const trace of opt.traces) {
+    const name = basename(trace).replace(/\.(nettrace|netperf|etl)$/, "");
+    console.log(`== ${name}`);
+    const json = JSON.parse(execFileSync(opt.gcev, ["stats", "--format", "json", trace], { maxBuffer: 1 << 30 }));
+    const html = join(resolve(opt.out), `${name}.html`);
+    // from the trace's folder, so that the page names it as a user would have typed it
+    execFileSync(resolve(opt.gcev), ["report", "-o", html, basename(trace)],
+      { cwd: dirname(resolve(trace)), stdio: ["ignore", "ignore", "inherit"] });
+    const size = statSync(html).size, gcs = json.gcs.length;
+    console.log(`   ${gcs} GCs, page ${size} bytes (budget ${200000 + 400 * gcs})`);
+    check(size <= 200000 + 400 * gcs, `${name}: page ${size} bytes over the budget`);
+    check(gcs === json.summary.gc_count, `${name}: the JSON's gcs[] and gc_count differ`);
+
+    const page = await context.newPage();
+    await page.setViewportSize(DESKTOP);
+    const errors = [], requests = [];
+    page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+    page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("request", (r) => requests.push(r.url()));
+    const url = pathToFileURL(html).href;
+    await page.goto(url, { waitUntil: "load" });
+    await page.waitForSelector("#gc-table tbody tr, #no-gc", { state: "attached" });
+
+    // the pause marks
+    const marks = await page.locator("#chart-pause .mark").count();
+    let longest = -1;
+    if (json.summary.pause_max_ms !== undefined) {
+      longest = json.gcs.findIndex((g) => g.number === json.summary.pause_max_gc && g.pause_ms === json.summary.pause_max_ms);
+      check(longest >= 0, `${name}: no GC has the JSON's longest pause`);
+    }
+    if (gcs <= 2000) {
+      check(marks === gcs, `${name}: ${marks} pause marks for ${gcs} GCs`);
+    } else {
+      check(marks > 0 && marks <= 2000, `${name}: ${marks} pause marks for ${gcs} GCs (at most 2000)`);
+    }
+    if (longest >= 0) {
+      check(await page.locator(`#chart-pause .mark[data-i="${longest}"]`).count() === 1,
+        `${name}: the longest pause (GC #${json.summary.pause_max_gc}) has no mark`);
+    }
+    for (const fig of await page.locator("figure.chart svg").all()) {
+      const n = await fig.locator(".mark, .bar, .span").count();
+      const id = await fig.getAttribute("data-chart");
+      check(gcs <= 2000 || n <= 2000, `${name}: chart ${id} draws ${n} marks`);
+    }
+
+    // the table: every GC over its pages, in the JSON's order, with its number and pause
+    const rowsPerPage = Number(await page.locator("#gc-table").getAttribute("data-rows"));
+    const pages = Math.max(1, Math.ceil(gcs / rowsPerPage));
+    let seen = 0, mismatch = "";
+    for (let p = 0; p < pages; p++) {
+      const cells = await page.$$eval("#gc-table tbody tr", (trs) =>
+        trs.map((tr) => [tr.cells[0].textContent, tr.cells[4].textContent]));
+      for (const [n, pause] of cells) {
+        const g = json.gcs[seen++];
+        const want = g && g.pause_ms !== undefined ? g.pause_ms.toFixed(3) : "\u2013";
+        if (!mismatch && (!g || String(g.number) !== n || want !== pause)) {
+          mismatch = `row ${seen}: GC ${n} pause ${pause}, JSON GC ${g && g.number} pause ${want}`;
+        }
+      }
+      if (p + 1 < pages) await page.click('#pager button[data-p="1"]');
+    }
+    check(seen === gcs, `${name}: the table shows ${seen} rows for ${gcs} GCs`);
+    check(!mismatch, `${name}: ${mismatch}`);
+    console.log(`   ${marks} pause marks, ${seen} table rows over ${pages} page(s)`);
+
+    // the summary figures
+    const figs = await page.$$eval("[data-key]", (els) => els.map((e) => [e.dataset.key, e.dataset.v, e.textContent]));
+    let compared = 0;
+    const unresolved = [];
+    for (const [key, v, text] of figs) {
+      const want = at(json, key);
+      if (want === undefined) {
+        unresolved.push(key);
+        continue;
+      }
+      compared++;
+      const same = typeof want === "number" ? Number(v) === want : String(want) === v;
+      check(same, `${name}: ${key} is ${v} on the page, ${want} in the JSON`);
+      check(text.trim() !== "", `${name}: ${key} shows no text`);
+    }
+    // `gcev stats` JSON before json_version 2 has no processes[] (TraceEvent's GCStats): those
+    // figures cannot be compared against it; every other one must be there.
+    const v2 = (json.json_version || 1) >= 2;
+    const missing = unresolved.filter((k) => v2 || !k.startsWith("processes."));
+    check(missing.length === 0, `${name}: figures not in the JSON: ${missing.join(", ")}`);
+    if (unresolved.length > missing.length) {
+      console.log(`   (${unresolved.length - missing.length} processes[] figures not compared: JSON v${json.json_version || 1})`);
+    }
+    for (const key of ["summary.gc_count", "summary.events"]) {
+      check(figs.some((f) => f[0] === key), `${name}: the summary lacks ${key}`);
+    }
+    if (gcs > 0 && json.summary.pause_total_ms !== undefined) {
+      for (const key of ["summary.pause_total_ms", "summary.pause_max_ms", "processes.0.gcstats.count",
+        "processes.0.pauses.all.p50_ms", "processes.0.pauses.all.p99_ms", "processes.0.generations.0.count"]) {
+        // (on the page whatever the JSON's version)
+        check(figs.some((f) => f[0] === key), `${name}: the summary lacks ${key}`);
+      }
+    }
+    console.log(`   ${compared} summary figures equal the JSON`);
+
+    // warnings: shown at the top exactly when the analysis is incomplete
+    const warn = page.locator("#warnings");
+    const hasWarn = (await warn.count()) === 1;
+    check(hasWarn === !json.complete, `${name}: warnings ${hasWarn ? "shown" : "absent"}, JSON complete ${json.complete}`);
+    if (opt.expectWarning.has(name)) {
+      check(hasWarn, `${name}: the expected warning is missing`);
+    }
+    if (hasWarn) {
+      const box = await warn.boundingBox();
+      check(await warn.isVisible(), `${name}: the warning is not visible`);
+      check(box && box.y < DESKTOP.height / 3 && box.height > 30, `${name}: the warning is not at the top (${JSON.stringify(box)})`);
+      const text = await warn.textContent();
+      if (json.summary.dropped_events > 0) {
+        check(text.includes(`${json.summary.dropped_events} events were lost`), `${name}: the warning does not count the lost events`);
+      }
+      const color = await warn.evaluate((e) => getComputedStyle(e).borderLeftColor);
+      check(color !== "rgba(0, 0, 0, 0)", `${name}: the warning has no coloured edge`);
+    }
+
+    // screenshots, before any hover or click
+    await page.screenshot({ path: join(opt.out, `${name}-desktop.png`), fullPage: true });
+    if (opt.readmeShot === name) {
+      await page.screenshot({ path: join(opt.out, "report-readme.png"), clip: { x: 0, y: 0, width: 1280, height: 1020 } });
+    }
+    await page.setViewportSize(NARROW);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check(overflow <= 1, `${name}: the narrow page scrolls sideways by ${overflow} px`);
+    if (hasWarn) {
+      const box = await warn.boundingBox();
+      check(box && box.y < NARROW.height / 2, `${name}: on a narrow screen the warning is not at the top`);
+    }
+    await page.screenshot({ path: join(opt.out, `${name}-narrow.png`), fullPage: true });
+    await page.setViewportSize(DESKTOP);
+
+    // hover and click
+    if (longest >= 0) {
+      const mark = page.locator(`#chart-pause .mark[data-i="${longest}"]`);
+      await mark.scrollIntoViewIfNeeded();
+      // near the top of the tallest bar, which no neighbouring mark covers
+      const mb = await mark.boundingBox();
+      await mark.hover({ force: true, position: { x: mb.width / 2, y: Math.min(2, mb.height / 2) } });
+      const tip = page.locator("#tip");
+      check(await tip.isVisible(), `${name}: hovering the longest pause shows no tooltip`);
+      const tipText = await tip.textContent();
+      check(tipText.includes(`GC #${json.summary.pause_max_gc}`) && tipText.includes(json.summary.pause_max_ms.toFixed(3)),
+        `${name}: the tooltip does not show GC #${json.summary.pause_max_gc}: ${tipText}`);
+      await mark.click({ force: true, position: { x: mb.width / 2, y: Math.min(2, mb.height / 2) } });
+      const row = page.locator(`#gc-${longest}`);
+      check(await row.count() === 1 && (await row.getAttribute("class") || "").includes("hl"),
+        `${name}: clicking the mark does not mark its row`);
+      check(await row.isVisible() && await row.evaluate((tr) => {
+        const r = tr.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight;
+      }), `${name}: the clicked GC's row is not in view`);
+      // sorting by pause, longest first
+      await page.click('#gc-table th[data-c="pause"]');
+      const first = await page.locator("#gc-table tbody tr").first().locator("td").nth(4).textContent();
+      check(first === json.summary.pause_max_ms.toFixed(3), `${name}: sorted by pause, the first row has ${first}`);
+      await page.click('#gc-table th[data-c="n"]');
+      await page.mouse.move(0, 0);
+    }
+
+    check(errors.length === 0, `${name}: console errors: ${errors.join(" | ")}`);
+    const foreign = requests.filter((u) => u !== url);
+    check(foreign.length === 0, `${name}: requests besides the page: ${foreign.join(", ")}`);
+    check(requests.length === 1, `${name}: ${requests.length} requests (the page itself only)`);
+    await page.close();
+  }
+} finally {
+  await context.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gcev report [-o OUT] FILE
+ * One self-contained HTML page of a trace's GC behaviour (gcev_report.h): summary,
+ * warnings, charts and a per-GC table. Progress goes to stderr, only when stderr is
+ * a terminal.
+ */
+#if !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L /* isatty */
+#include <unistd.h>
+#define REPORT_ISATTY(fd) isatty(fd)
+#else
+#include <io.h>
+#define REPORT_ISATTY(fd) _isatty(fd)
+#ifndef S_ISREG
+#define S_ISREG(m) (((m)&_S_IFMT) == _S_IFREG)
+#endif
+#endif
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gcev/gcev_report.h>
+
+#include "cli.h"
+#include "cli_report.h"
+#include "cli_trace.h"
+#include "commands.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gcev report [-o OUT] FILE\n"
+               "One self-contained HTML page of the GC behaviour of a .nettrace/.netperf/.etl/CTF\n"
+               "trace: warnings (lost events, incomplete GCs, a truncated trace), a summary (GC mode,\n"
+               "pauses and their percentiles, PerfView's per-generation GCStats), charts (heap size\n"
+               "per generation, pause timeline with background GCs, pause histogram, allocation\n"
+               "rate, DATAS heap count) and a sortable table of every GC. The page makes no network\n"
+               "request. -o OUT names the page (default report.html; '-' for standard output).\n"
+               "FILE may be '-' for standard input.\n");
+}
+
+static void progress(void *ctx, uint64_t events, uint64_t offset, uint64_t size)
+{
+    const char *cmd = ctx;
+    if (size) {
+        fprintf(stderr, "\rgcev %s: %3u%% (%llu events)", cmd, (unsigned)(offset * 100 / size),
+                (unsigned long long)events);
+    } else {
+        fprintf(stderr, "\rgcev %s: %llu events", cmd, (unsigned long long)events);
+    }
+    fflush(stderr);
+}
+
+typedef struct sink {
+    FILE *f;
+    int err; /* errno of the first failed write */
+} sink;
+
+static int sink_write(void *ctx, const char *data, size_t size)
+{
+    sink *k = ctx;
+    errno = 0;
+    if (fwrite(data, 1, size, k->f) != size) {
+        k->err = errno ? errno : EIO;
+        return 1;
+    }
+    return 0;
+}
+
+int gcev_cli_report_trace(const char *cmd, const char *source, gcev_trace *t, const char *out_path)
+{
+    gcev_stats *s;
+    if (gcev_stats_create(NULL, &s) != GCEV_OK) {
+        return gcev_cli_fail(cmd, "out of memory");
+    }
+    int tty = REPORT_ISATTY(2);
+    gcev_error err = {0};
+    gcev_status st = gcev_stats_read_trace(s, t, tty ? progress : NULL, (void *)cmd, &err);
+    if (tty) {
+        fprintf(stderr, "\r%50s\r", "");
+    }
+    int rc = GCEV_EXIT_OK;
+    char read_error[512];
+    gcev_report_facts facts = {0};
+    facts.source = source;
+    facts.info = gcev_trace_get_info(t);
+    facts.generator = "gcev " GCEV_CLI_VERSION;
+    if (st != GCEV_OK) {
+        gcev_cli_trace_error(cmd, source, t, st, &err);
+        snprintf(read_error, sizeof read_error, "%s at offset %llu",
+                 err.message && err.message[0] ? err.message : gcev_status_str(st),
+                 (unsigned long long)err.offset);
+        facts.read_error = read_error;
+        rc = GCEV_EXIT_TRACE_ERROR;
+    }
+    int to_stdout = !strcmp(out_path, "-");
+    sink k = {to_stdout ? stdout : NULL, 0};
+    if (!to_stdout) {
+        errno = 0;
+        k.f = fopen(out_path, "wb");
+        if (!k.f) {
+            int e = errno;
+            gcev_stats_free(s);
+            return gcev_cli_fail(cmd, "cannot create %s: %s", out_path, strerror(e ? e : EIO));
+        }
+    }
+    gcev_report_options opts = {0};
+    st = gcev_report_write(s, &facts, &opts, sink_write, &k);
+    size_t gcs = gcev_stats_gc_count(s);
+    gcev_stats_free(s);
+    if (st == GCEV_E_NOMEM) {
+        gcev_cli_fail(cmd, "out of memory building the page");
+    }
+    if (to_stdout) {
+        /* main() flushes and closes standard output and reports its errors */
+        return st == GCEV_OK ? rc : GCEV_EXIT_TRACE_ERROR;
+    }
+    long size = ftell(k.f);
+    errno = 0;
+    if (fclose(k.f) != 0 && !k.err) {
+        k.err = errno ? errno : EIO;
+    }
+    if (st != GCEV_OK || k.err) {
+        if (k.err) {
+            fprintf(stderr, "gcev %s: %s: write error: %s\n", cmd, out_path, strerror(k.err));
+        }
+        /* no half page left behind: the file this command made, never a device (-o /dev/full) */
+        struct stat sb;
+        if (stat(out_path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+            remove(out_path);
+        }
+        return GCEV_EXIT_TRACE_ERROR;
+    }
+    fprintf(stderr, "gcev %s: wrote %s (%ld bytes, %zu GC%s)\n", cmd, out_path, size, gcs,
+            gcs == 1 ? "" : "s");
+    return rc;
+}
+
+int gcev_cmd_report(int argc, char **argv)
+{
+    const char *path = NULL, *out = "report.html", *v;
+    int m, rc;
+    gcev_cli_args a;
+    gcev_cli_args_init(&a, "report", argc, argv);
+    while (gcev_cli_args_next(&a)) {
+        if (gcev_cli_flag(&a, "--help") || gcev_cli_flag(&a, "-h")) {
+            usage(stdout);
+            return GCEV_EXIT_OK;
+        } else if ((m = gcev_cli_value(&a, "-o", &v)) != 0 || (m = gcev_cli_value(&a, "--output", &v)) != 0) {
+            if (m < 0) {
+                return GCEV_EXIT_USAGE;
+            }
+            out = v;
+        } else if ((rc = gcev_cli_file_arg(&a, &path)) != 0) {
+            return rc;
+        }
+    }
+    if (!path) {
+        return gcev_cli_no_file("report");
+    }
+    /* the analysis needs timestamp order */
+    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace *t;
+    if (gcev_cli_open_trace("report", path, &opts, &t)) {
+        return GCEV_EXIT_USAGE;
+    }
+    rc = gcev_cli_report_trace("report", path, t, out);
+    gcev_trace_close(t);
+    return rc;
+}
