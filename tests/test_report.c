@@ -558,7 +558,7 @@ static void test_report_bounds_every_gc_a_mark(void **state)
 static void test_report_bounds_decimated(void **state)
 {
     (void)state;
-    check_bounds(12000);
+    check_bounds(8000);
 }
 
 static void test_report_options_bound_marks_and_rows(void **state)

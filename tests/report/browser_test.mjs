@@ -202,7 +202,7 @@ try {
     // screenshots, before any hover or click
     await page.screenshot({ path: join(opt.out, `${name}-desktop.png`), fullPage: true });
     if (opt.readmeShot === name) {
-      await page.screenshot({ path: join(opt.out, "report-readme.png"), clip: { x: 0, y: 0, width: 1280, height: 1020 } });
+      await page.screenshot({ path: join(opt.out, "report-readme.png"), clip: { x: 0, y: 0, width: DESKTOP.width, height: DESKTOP.height } });
     }
     await page.setViewportSize(NARROW);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
