@@ -119,6 +119,22 @@ static size_t max_points(const char *svg)
     return most;
 }
 
+/* The vertices of the step paths (`d="M x y H x V y ..."`) of `svg`, most of one path. */
+static size_t path_steps(const char *svg)
+{
+    size_t most = 0;
+    for (const char *p = strstr(svg, " d=\"M"); p; p = strstr(p + 1, " d=\"M")) {
+        const char *e = strchr(p + 4, '"');
+        assert_non_null(e);
+        size_t n = 1;
+        for (const char *q = p + 4; q < e; q++) {
+            n += *q == 'V';
+        }
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
 typedef struct pieces {
     char *buf;
     size_t n;
@@ -514,6 +530,8 @@ static void check_bounds(uint32_t gcs)
         size_t marks = count_of(fig, "class=\"mark ") + count_of(fig, "<rect class=\"bar");
         size_t spans = count_of(fig, "class=\"span\"");
         size_t points = max_points(fig);
+        size_t steps = path_steps(fig);
+        points = steps > points ? steps : points;
         print_message("  %-11s %zu marks, %zu BGC spans, %zu points per line at most\n", charts[c], marks,
                       spans, points);
         assert_true(marks <= 2000);

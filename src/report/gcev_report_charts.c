@@ -375,6 +375,13 @@ static void span_rect(gcev_rb *b, double x0, double x1, long gc, double opacity)
     gcev_rb_puts(b, "/>");
 }
 
+/* The column of max_spans (each cw ms wide) that time ms falls in. */
+static size_t span_column(const gcev_rep *r, double ms, double cw, size_t max_spans)
+{
+    double c = (ms - r->t0) / cw;
+    return c <= 0 ? 0 : c >= (double)(max_spans - 1) ? max_spans - 1 : (size_t)c;
+}
+
 void gcev_report_chart_pause(gcev_rep *r)
 {
     if (r->n == 0) {
@@ -429,23 +436,20 @@ void gcev_report_chart_pause(gcev_rep *r)
                   (g->present & GCEV_STATS_GC_HAS_END))) {
                 continue;
             }
-            for (double a = g->start_ms; a < g->end_ms;) {
-                size_t c = (size_t)((a - r->t0) / cw);
-                c = c >= max_spans ? max_spans - 1 : c;
-                double edge = r->t0 + (double)(c + 1) * cw;
-                double e = g->end_ms < edge || c == max_spans - 1 ? g->end_ms : edge;
-                cover[c] += e - a;
-                a = e > a ? e : edge;
+            size_t c0 = span_column(r, g->start_ms, cw, max_spans),
+                   c1 = span_column(r, g->end_ms, cw, max_spans);
+            for (size_t c = c0; c <= c1; c++) {
+                double lo = r->t0 + (double)c * cw, hi = lo + cw;
+                double from = g->start_ms > lo ? g->start_ms : lo, to = g->end_ms < hi ? g->end_ms : hi;
+                cover[c] += to > from ? to - from : 0;
             }
         }
         for (size_t c = 0; c < max_spans; c++) {
             if (cover[c] > 0) {
-                double f = cover[c] / cw;
+                double f = cover[c] / cw; /* floor 0.05: a short BGC stays visible */
+                f = f > 1 ? 1 : f < 0.05 ? 0.05 : f;
                 span_rect(b, L + W * (double)c / (double)max_spans,
-                          L + W * (double)(c + 1) / (double)max_spans, -1,
-                          f > 1      ? 1
-                          : f < 0.05 ? 0.05
-                                     : f);
+                          L + W * (double)(c + 1) / (double)max_spans, -1, f);
             }
         }
         free(cover);
@@ -620,18 +624,36 @@ static void time_line(gcev_rep *r, const char *id, const char *title, const char
     y_axis(r, top, step, step_decimals(step), unit);
     x_time_axis(r);
     gcev_rb *b = r->b;
-    gcev_rb_printf(b, "<polyline class=\"line %s\" points=\"", id);
-    for (size_t j = 0; j < k; j++) {
-        uint32_t i = r->sel[j];
-        if (!r->has[i]) {
-            continue;
+    if (integer) {
+        /* a count holds until the next GC changes it: steps (H then V), not slopes */
+        gcev_rb_printf(b, "<path class=\"line %s\" d=\"", id);
+        int first = 1;
+        for (size_t j = 0; j < k; j++) {
+            uint32_t i = r->sel[j];
+            if (!r->has[i]) {
+                continue;
+            }
+            gcev_rb_puts(b, first ? "M" : "H");
+            gcev_rb_num(b, xpos(r, r->t[i]), 1);
+            gcev_rb_puts(b, first ? " " : "V");
+            gcev_rb_num(b, T + H - r->key[i] / top * H, 1);
+            first = 0;
         }
-        gcev_rb_num(b, xpos(r, r->t[i]), 1);
-        gcev_rb_putc(b, ',');
-        gcev_rb_num(b, T + H - r->key[i] / top * H, 1);
-        gcev_rb_putc(b, ' ');
+        gcev_rb_puts(b, "\"/>");
+    } else {
+        gcev_rb_printf(b, "<polyline class=\"line %s\" points=\"", id);
+        for (size_t j = 0; j < k; j++) {
+            uint32_t i = r->sel[j];
+            if (!r->has[i]) {
+                continue;
+            }
+            gcev_rb_num(b, xpos(r, r->t[i]), 1);
+            gcev_rb_putc(b, ',');
+            gcev_rb_num(b, T + H - r->key[i] / top * H, 1);
+            gcev_rb_putc(b, ' ');
+        }
+        gcev_rb_puts(b, "\"/>");
     }
-    gcev_rb_puts(b, "\"/>");
     close_svg(r, 1);
     index_list(r, id, k);
     gcev_rb_printf(b, "<div class=\"legend\"><span class=\"note\">%s</span></div></figure>", note);
