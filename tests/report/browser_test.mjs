@@ -160,21 +160,14 @@ try {
       check(same, `${name}: ${key} is ${v} on the page, ${want} in the JSON`);
       check(text.trim() !== "", `${name}: ${key} shows no text`);
     }
-    // `gcev stats` JSON before json_version 2 has no processes[] (TraceEvent's GCStats): those
-    // figures cannot be compared against it; every other one must be there.
-    const v2 = (json.json_version || 1) >= 2;
-    const missing = unresolved.filter((k) => v2 || !k.startsWith("processes."));
-    check(missing.length === 0, `${name}: figures not in the JSON: ${missing.join(", ")}`);
-    if (unresolved.length > missing.length) {
-      console.log(`   (${unresolved.length - missing.length} processes[] figures not compared: JSON v${json.json_version || 1})`);
-    }
+    check(json.json_version >= 2, `${name}: gcev stats JSON version ${json.json_version} (2 has processes[])`);
+    check(unresolved.length === 0, `${name}: figures not in the JSON: ${unresolved.join(", ")}`);
     for (const key of ["summary.gc_count", "summary.events"]) {
       check(figs.some((f) => f[0] === key), `${name}: the summary lacks ${key}`);
     }
     if (gcs > 0 && json.summary.pause_total_ms !== undefined) {
       for (const key of ["summary.pause_total_ms", "summary.pause_max_ms", "processes.0.gcstats.count",
         "processes.0.pauses.all.p50_ms", "processes.0.pauses.all.p99_ms", "processes.0.generations.0.count"]) {
-        // (on the page whatever the JSON's version)
         check(figs.some((f) => f[0] === key), `${name}: the summary lacks ${key}`);
       }
     }

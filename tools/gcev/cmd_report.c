@@ -3,21 +3,16 @@
  * gcev report [-o OUT] FILE
  * One self-contained HTML page of a trace's GC behaviour (gcev_report.h): summary,
  * warnings, charts and a per-GC table. Progress goes to stderr, only when stderr is
- * a terminal.
+ * a terminal (cli_progress.h).
  */
 #if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L /* isatty */
-#include <unistd.h>
-#define REPORT_ISATTY(fd) isatty(fd)
-#else
-#include <io.h>
-#define REPORT_ISATTY(fd) _isatty(fd)
-#ifndef S_ISREG
-#define S_ISREG(m) (((m)&_S_IFMT) == _S_IFREG)
-#endif
+#define _POSIX_C_SOURCE 200809L /* S_ISREG */
 #endif
 
 #include <sys/stat.h>
+#if defined(_WIN32) && !defined(S_ISREG)
+#define S_ISREG(m) (((m)&_S_IFMT) == _S_IFREG)
+#endif
 
 #include <errno.h>
 #include <stdio.h>
@@ -27,6 +22,7 @@
 #include <gcev/gcev_report.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "cli_report.h"
 #include "cli_trace.h"
 #include "commands.h"
@@ -43,16 +39,12 @@ static void usage(FILE *f)
                "FILE may be '-' for standard input.\n");
 }
 
+/* gcev_stats_read_trace's callback: the shared progress line (cli_progress.h). */
 static void progress(void *ctx, uint64_t events, uint64_t offset, uint64_t size)
 {
-    const char *cmd = ctx;
-    if (size) {
-        fprintf(stderr, "\rgcev %s: %3u%% (%llu events)", cmd, (unsigned)(offset * 100 / size),
-                (unsigned long long)events);
-    } else {
-        fprintf(stderr, "\rgcev %s: %llu events", cmd, (unsigned long long)events);
-    }
-    fflush(stderr);
+    (void)offset;
+    (void)size;
+    gcev_cli_progress_at(ctx, events);
 }
 
 typedef struct sink {
@@ -77,12 +69,11 @@ int gcev_cli_report_trace(const char *cmd, const char *source, gcev_trace *t, co
     if (gcev_stats_create(NULL, &s) != GCEV_OK) {
         return gcev_cli_fail(cmd, "out of memory");
     }
-    int tty = REPORT_ISATTY(2);
+    gcev_cli_progress pr;
+    gcev_cli_progress_start(&pr, cmd, t, 0);
     gcev_error err = {0};
-    gcev_status st = gcev_stats_read_trace(s, t, tty ? progress : NULL, (void *)cmd, &err);
-    if (tty) {
-        fprintf(stderr, "\r%50s\r", "");
-    }
+    gcev_status st = gcev_stats_read_trace(s, t, pr.on ? progress : NULL, &pr, &err);
+    gcev_cli_progress_end(&pr);
     int rc = GCEV_EXIT_OK;
     char read_error[512];
     gcev_report_facts facts = {0};
