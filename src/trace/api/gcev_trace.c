@@ -8,6 +8,7 @@
 
 #include "gcev_archive.h"
 #include "gcev_ctf.h"
+#include "gcev_compiler.h"
 #include "gcev_error.h"
 #include "gcev_order.h"
 #include "gcev_etl.h"
@@ -371,15 +372,12 @@ const gcev_trace_info *gcev_trace_get_info(const gcev_trace *t)
 }
 
 /* The fields every reader leaves to this layer: ms and the compiled provider. */
-static void trace_finish_event(gcev_trace *t, gcev_trace_event *ev)
+static inline void trace_finish_event(gcev_trace *t, gcev_trace_event *ev)
 {
-    if (t->info.clock_frequency) {
-        /* Wrapping difference: hostile timestamps must not overflow (UB) here. */
-        int64_t d = (int64_t)((uint64_t)ev->timestamp - (uint64_t)t->info.sync_time_qpc);
-        ev->ms = (double)d * 1000.0 / (double)t->info.clock_frequency;
-    } else {
-        ev->ms = 0.0;
+    if (t->finishes_event) {
+        return;
     }
+    ev->ms = gcev_trace_ms(t, ev->timestamp);
     if (!ev->provider && !t->provider_resolved) {
         if (ev->has_provider_guid) {
             ev->provider = gcev_provider_find_guid(&ev->provider_guid);
@@ -416,7 +414,8 @@ static gcev_status trace_errno(const gcev_trace *t, gcev_status st)
     return st;
 }
 
-static gcev_status trace_stick(gcev_trace *t, gcev_status st, const gcev_error *e, gcev_error *err)
+static GCEV_NOINLINE gcev_status trace_stick(gcev_trace *t, gcev_status st, const gcev_error *e,
+                                             gcev_error *err)
 {
     trace_record(t, st, e);
     if (err) {
@@ -460,7 +459,25 @@ static gcev_status trace_next_timed(gcev_trace *t, gcev_trace_event *ev, gcev_er
     }
 }
 
+static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
+
 gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
+    /* The walk's hot path: file order, no error yet, a reader that fills the whole
+     * event and its ms (t->finishes_event); the rest is trace_next_slow. */
+    if (t && ev && !t->order && t->sticky == GCEV_OK && t->finishes_event) {
+        gcev_error e;
+        e.message = NULL; /* a reader that fails sets all of e; trace_record tells when it did not */
+        gcev_status st = t->ops->next(t, ev, &e);
+        if (st == GCEV_OK) {
+            return GCEV_OK;
+        }
+        return trace_stick(t, st, &e, err);
+    }
+    return trace_next_slow(t, ev, err);
+}
+
+static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
 {
     if (!t || !ev) {
         return trace_fail(err, GCEV_E_INVALID_ARG, 0, "trace and event are required");
@@ -481,7 +498,8 @@ gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
         ev->no_event_id = 0;
         ev->process_name = NULL;
     }
-    gcev_error e = {0};
+    gcev_error e;
+    e.message = NULL;
     gcev_status st = t->ops->next(t, ev, &e);
     if (st == GCEV_OK) {
         trace_finish_event(t, ev);

@@ -54,6 +54,29 @@ struct gcev_trace {
     /* set by a reader whose next() already yields timestamp order (CTF merges its
      * per-CPU streams): GCEV_TRACE_ORDER_TIME then needs no reordering */
     int time_ordered;
+    /* set by a reader whose next() writes every member of the event (no_event_id and
+     * process_name too), sets ev->ms (gcev_trace_ms) and resolves ev->provider itself,
+     * so gcev_trace.c leaves the event alone */
+    int finishes_event;
+    /* info.clock_frequency as a double, and the value it was made from (gcev_trace_ms) */
+    double freq_d;
+    uint64_t freq_of_d;
 };
+
+/* ms of a timestamp: (ts - sync_time_qpc) * 1000 / clock_frequency, 0 without a clock. */
+static inline double gcev_trace_ms(gcev_trace *t, int64_t ts)
+{
+    if (!t->info.clock_frequency) {
+        return 0.0;
+    }
+    /* the frequency as a double, converted once (uint64 -> double is costly on x86-64) */
+    if (t->info.clock_frequency != t->freq_of_d) {
+        t->freq_of_d = t->info.clock_frequency;
+        t->freq_d = (double)t->info.clock_frequency;
+    }
+    /* Wrapping difference: hostile timestamps must not overflow (UB) here. */
+    int64_t d = (int64_t)((uint64_t)ts - (uint64_t)t->info.sync_time_qpc);
+    return (double)d * 1000.0 / t->freq_d;
+}
 
 #endif

@@ -19,6 +19,8 @@
 #include "gcev_nettrace_event.h"
 #include "gcev_nettrace_meta.h"
 
+#include "gcev_compiler.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -307,6 +309,7 @@ static gcev_status start_event_block(gcev_trace *t, const uint8_t *v, size_t n, 
         np->compressed = flags & 1;
     }
     memset(&np->prev, 0, sizeof np->prev); /* delta state restarts with every block */
+    np->cur_meta = NULL;
     np->blk = v;
     np->blk_len = n;
     np->blk_pos = skip;
@@ -458,7 +461,21 @@ static gcev_status next_inline(gcev_trace *t, gcev_trace_event *ev, gcev_error *
     return GCEV_END;
 }
 
+static GCEV_NOINLINE gcev_status nettrace_next_blocks(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
+
 static gcev_status nettrace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
+    const gcev_nettrace *np = t->impl;
+    /* The common case as a tail call: a V4-V6 event block holds only events, so bytes
+     * left in it are an event (or a format error), never the end. */
+    if (np->blk && np->blk_is_events == 1 && np->version >= 4 && np->blk_pos < np->blk_len) {
+        return gcev_np_block_next(t, ev, err);
+    }
+    return nettrace_next_blocks(t, ev, err);
+}
+
+/* Everything else: NetPerf V1/V2, V3 blocks (metadata inline), the end of a block. */
+static GCEV_NOINLINE gcev_status nettrace_next_blocks(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
 {
     gcev_nettrace *np = t->impl;
     if (np->version <= 2) {
@@ -513,6 +530,7 @@ gcev_status gcev_nettrace_open(gcev_trace *t, gcev_error *err)
     np->last_seq_index = UINT32_MAX;
     t->provider_resolved = 1; /* per metadata record, in meta_resolve_provider */
     t->fills_event = 1;       /* fill_event() writes every member */
+    t->finishes_event = 1;    /* ms too */
     const uint8_t *v;
     gcev_status st;
     int nettrace = 0;

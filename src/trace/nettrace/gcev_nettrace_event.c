@@ -11,17 +11,11 @@
 #include "gcev_nettrace_event.h"
 #include "gcev_nettrace_meta.h"
 
+#include "gcev_compiler.h"
+
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct np_hdr {
-    uint32_t meta_id, seq, proc, stack_id, label_id, payload_size;
-    uint64_t tid, capture, ts;
-    gcev_guid act, rel;
-    const uint8_t *payload;
-    const uint8_t *stack; /* V1-V3 inline stack */
-    uint32_t stack_size;
-} np_hdr;
 
 static const char ev_trunc[] = "event record overruns its block";
 
@@ -52,6 +46,9 @@ static int hdr_v3(np_cur *c, np_hdr *h)
     }
     h->stack = ssize ? e.p + e.pos : NULL;
     h->stack_size = ssize;
+    static const gcev_guid zero;
+    h->has_act = memcmp(&h->act, &zero, sizeof zero) != 0;
+    h->has_rel = memcmp(&h->rel, &zero, sizeof zero) != 0;
     return 1;
 }
 
@@ -78,70 +75,130 @@ static int hdr_uncompressed(np_cur *c, uint32_t version, np_hdr *h)
     }
     h->meta_id &= 0x7fffffffu; /* high bit: IsSorted */
     h->payload = e.p + e.pos;
+    static const gcev_guid zero;
+    h->has_act = memcmp(&h->act, &zero, sizeof zero) != 0;
+    h->has_rel = memcmp(&h->rel, &zero, sizeof zero) != 0;
     return 1;
 }
 
-static int hdr_compressed(np_cur *c, gcev_nettrace *np, np_hdr *h)
+#define NP_HOT static GCEV_ALWAYS_INLINE
+
+/* LEB128 at b[pos] of n bytes, any length: the position after it, or 0 (overrun, or
+ * bits past 64). */
+static size_t leb_slow(const uint8_t *b, size_t n, size_t pos, uint64_t *v)
 {
-    uint8_t flags;
-    uint64_t d;
-    uint32_t d32;
-    if (!np_u8(c, &flags)) {
+    np_cur c = {b, n, pos};
+    return np_varu64(&c, v) ? c.pos : 0;
+}
+
+/* The short forms inline: one byte covers most fields of a compressed header (ids,
+ * small deltas), two most timestamp deltas. Returns the position after it, or 0. */
+NP_HOT size_t leb64(const uint8_t *b, size_t n, size_t pos, uint64_t *v)
+{
+    if (n - pos >= 2) {
+        if (b[pos] < 0x80) {
+            *v = b[pos];
+            return pos + 1;
+        }
+        if (b[pos + 1] < 0x80) {
+            *v = (uint64_t)(b[pos] & 0x7f) | (uint64_t)b[pos + 1] << 7;
+            return pos + 2;
+        }
+    }
+    return leb_slow(b, n, pos, v);
+}
+
+NP_HOT size_t leb32(const uint8_t *b, size_t n, size_t pos, uint32_t *v)
+{
+    uint64_t x;
+    pos = leb64(b, n, pos, &x);
+    if (!pos || x > UINT32_MAX) {
         return 0;
     }
-    if ((flags & 1) && !np_varu32(c, &np->prev.meta_id)) {
+    *v = (uint32_t)x;
+    return pos;
+}
+
+/*
+ * A compressed V4-V6 header at c (its first byte, the flags, is there), into
+ * np->prev: only the fields its flags name are on the wire, the others keep the
+ * previous header's values (the payload size too); the sequence number and
+ * timestamp are deltas. A new metadata id drops the cached metadata. Leaves c
+ * after the payload; 0 when the record overruns the block.
+ */
+NP_HOT int hdr_compressed(np_cur *c, gcev_nettrace *np)
+{
+    np_hdr *h = &np->prev;
+    const uint8_t *b = c->p;
+    const size_t n = c->n;
+    size_t pos = c->pos;
+    uint64_t v;
+    if (pos >= n) {
         return 0;
+    }
+    const uint8_t flags = b[pos++];
+    if (flags & 1) {
+        uint32_t id;
+        if (!(pos = leb32(b, n, pos, &id))) {
+            return 0;
+        }
+        if (id != h->meta_id) {
+            h->meta_id = id;
+            np->cur_meta = NULL;
+        }
     }
     if (flags & 2) {
-        if (!np_varu32(c, &d32) || !np_varu64(c, &np->prev.capture) || !np_varu32(c, &np->prev.proc)) {
+        uint32_t d32;
+        if (!(pos = leb32(b, n, pos, &d32)) || !(pos = leb64(b, n, pos, &h->capture)) ||
+            !(pos = leb32(b, n, pos, &h->proc))) {
             return 0;
         }
-        np->prev.seq += d32; /* unsigned: wraps modulo 2^32 */
+        h->seq += d32; /* unsigned: wraps modulo 2^32 */
     }
-    if (np->version >= 6 || np->prev.meta_id != 0) {
-        np->prev.seq++;
+    if (np->version >= 6 || h->meta_id != 0) {
+        h->seq++;
     }
-    if ((flags & 4) && !np_varu64(c, &np->prev.tid)) {
+    if ((flags & 4) && !(pos = leb64(b, n, pos, &h->tid))) {
         return 0;
     }
-    if ((flags & 8) && !np_varu32(c, &np->prev.stack_id)) {
+    if ((flags & 8) && !(pos = leb32(b, n, pos, &h->stack_id))) {
         return 0;
     }
-    if (!np_varu64(c, &d)) {
+    if (!(pos = leb64(b, n, pos, &v))) {
         return 0;
     }
-    np->prev.ts += d; /* unsigned: wraps modulo 2^64 */
-    if (np->version >= 6) {
-        if ((flags & 16) && !np_varu32(c, &np->prev.label_id)) {
-            return 0;
+    h->ts += v; /* unsigned: wraps modulo 2^64 */
+    if (flags & (16 | 32)) {
+        c->pos = pos;
+        if (np->version >= 6) {
+            if ((flags & 16) && !np_varu32(c, &h->label_id)) {
+                return 0;
+            }
+        } else {
+            static const gcev_guid zero;
+            if (flags & 16) {
+                if (!np_guid(c, &h->act)) {
+                    return 0;
+                }
+                h->has_act = memcmp(&h->act, &zero, sizeof zero) != 0;
+            }
+            if (flags & 32) {
+                if (!np_guid(c, &h->rel)) {
+                    return 0;
+                }
+                h->has_rel = memcmp(&h->rel, &zero, sizeof zero) != 0;
+            }
         }
-    } else {
-        if ((flags & 16) && !np_guid(c, &np->prev.act)) {
-            return 0;
-        }
-        if ((flags & 32) && !np_guid(c, &np->prev.rel)) {
-            return 0;
-        }
+        pos = c->pos;
     }
-    if ((flags & 128) && !np_varu32(c, &np->prev.payload_size)) {
+    if ((flags & 128) && !(pos = leb32(b, n, pos, &h->payload_size))) {
         return 0;
     }
-    if (!np_has(c, np->prev.payload_size)) {
+    if (n - pos < h->payload_size) {
         return 0;
     }
-    h->meta_id = np->prev.meta_id;
-    h->seq = np->prev.seq;
-    h->proc = np->prev.proc;
-    h->stack_id = np->prev.stack_id;
-    h->label_id = np->prev.label_id;
-    h->payload_size = np->prev.payload_size;
-    h->tid = np->prev.tid;
-    h->capture = np->prev.capture;
-    h->ts = np->prev.ts;
-    h->act = np->prev.act;
-    h->rel = np->prev.rel;
-    h->payload = c->p + c->pos;
-    c->pos += np->prev.payload_size;
+    h->payload = b + pos;
+    c->pos = pos + h->payload_size;
     return 1;
 }
 
@@ -155,8 +212,8 @@ static void seq_drop(gcev_trace *t, uint64_t capture, uint32_t expected, uint32_
 }
 
 /* Returns 0 when out of memory. */
-static int seq_observe(gcev_trace *t, uint64_t capture, uint32_t seq, int64_t ts, uint64_t off,
-                       int from_sequence_point)
+static GCEV_NOINLINE int seq_observe(gcev_trace *t, uint64_t capture, uint32_t seq, int64_t ts, uint64_t off,
+                                     int from_sequence_point)
 {
     gcev_nettrace *np = t->impl;
     uint32_t i;
@@ -214,42 +271,74 @@ static const np_thread *thread_find(const gcev_nettrace *np, uint64_t index)
     return i == UINT32_MAX ? NULL : &np->threads[i];
 }
 
-static gcev_status fill_event(gcev_trace *t, const np_hdr *h, uint64_t off, gcev_trace_event *ev,
-                              gcev_error *err)
+/* The members of an event that come from its metadata, copied from the record's image. */
+_Static_assert(offsetof(gcev_trace_event, provider_name) == 0 &&
+                   offsetof(gcev_trace_event, keywords) + sizeof(uint64_t) ==
+                       offsetof(gcev_trace_event, process_id),
+               "fill_event copies provider_name .. keywords as one block");
+#define NP_META_PART offsetof(gcev_trace_event, process_id)
+
+/* The stack of a V4-V6 event: the newest run of stack ids without a look-up, else the map. */
+static inline void event_stack(const gcev_nettrace *np, uint32_t stack_id, gcev_trace_event *ev)
 {
-    gcev_nettrace *np = t->impl;
-    const np_meta *m = gcev_np_meta_find(np, h->meta_id);
+    ev->stack = NULL;
+    ev->stack_size = 0;
+    if (stack_id) {
+        uint32_t k = stack_id - np->run_first, i;
+        if (k < np->run_count) {
+            i = (uint32_t)(np->run_base + k);
+        } else {
+            i = gcev_idmap_get(&np->stack_ids, stack_id);
+        }
+        if (i != UINT32_MAX && np->stacks[i].len) {
+            ev->stack = np->stack_bytes + np->stacks[i].off;
+            ev->stack_size = np->stacks[i].len;
+        }
+    }
+}
+
+/* The metadata an event refers to: the cached record while the id stays, else a look-up. */
+static inline const np_meta *event_meta(gcev_nettrace *np, uint32_t id)
+{
+    const np_meta *m = np->cur_meta;
+    if (!m) {
+        m = id < np->ndense ? np->dense[id] : gcev_np_meta_find(np, id);
+        np->cur_meta = m;
+    }
+    return m;
+}
+
+/*
+ * Fills every member of ev from the header and its metadata m: the metadata's part
+ * in one copy, then what the header says. No string work, no allocation: names and
+ * fields point into the metadata record, payload and stack into the block or the
+ * stack table.
+ */
+static gcev_status fill_event(gcev_trace *t, gcev_nettrace *np, const np_meta *m, const np_hdr *h,
+                              uint64_t off, gcev_trace_event *ev, gcev_error *err)
+{
     if (!m) {
         return gcev_np_fail(err, GCEV_E_FORMAT, off, "event refers to undefined metadata");
     }
-    ev->provider_name = m->provider_name;
-    ev->provider_guid = m->provider_guid;
-    ev->has_provider_guid = m->has_provider_guid;
-    ev->provider = m->provider;
-    ev->event_id = m->event_id;
-    ev->version = m->version;
-    ev->event_name = m->event_name;
-    ev->opcode = m->opcode;
-    ev->has_opcode = m->has_opcode;
-    ev->level = m->level;
-    ev->has_level = m->has_level;
-    ev->keywords = m->keywords;
+    memcpy(ev, &m->image, NP_META_PART);
     ev->process_id = t->info.process_id;
     ev->thread_id = h->tid;
     ev->capture_thread_id = h->capture;
     ev->processor = np->version >= 4 ? h->proc : UINT32_MAX;
     ev->sequence = np->version >= 4 ? h->seq : 0;
     ev->timestamp = (int64_t)h->ts;
+    ev->ms = gcev_trace_ms(t, ev->timestamp);
     ev->pointer_size = t->info.pointer_size;
     ev->payload = h->payload_size ? h->payload : NULL;
     ev->payload_size = h->payload_size;
-    ev->nfields = m->nfields;
-    ev->fields = m->fields;
-    ev->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
-    ev->file_offset = off;
     ev->stack = NULL;
     ev->stack_size = 0;
-    ev->ms = 0.0;
+    ev->nfields = m->nfields;
+    ev->fields = m->fields;
+    ev->file_offset = off;
+    ev->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
+    ev->no_event_id = 0;
+    ev->process_name = NULL;
     if (np->version >= 6) {
         static const gcev_guid none;
         ev->activity_id = none;
@@ -290,29 +379,25 @@ static gcev_status fill_event(gcev_trace *t, const np_hdr *h, uint64_t off, gcev
             }
         }
     } else {
-        static const gcev_guid zero;
         ev->activity_id = h->act;
         ev->related_activity_id = h->rel;
-        ev->has_activity_id = memcmp(&h->act, &zero, sizeof zero) != 0;
-        ev->has_related_activity_id = memcmp(&h->rel, &zero, sizeof zero) != 0;
+        ev->has_activity_id = h->has_act;
+        ev->has_related_activity_id = h->has_rel;
     }
     if (np->version <= 3) {
         ev->stack = h->stack;
         ev->stack_size = h->stack ? h->stack_size : 0;
-    } else if (h->stack_id) {
-        uint32_t k = h->stack_id - np->run_first, i;
-        if (k < np->run_count) {
-            i = (uint32_t)(np->run_base + k);
-        } else {
-            i = gcev_idmap_get(&np->stack_ids, h->stack_id);
-        }
-        if (i != UINT32_MAX && np->stacks[i].len) {
-            ev->stack = np->stack_bytes + np->stacks[i].off;
-            ev->stack_size = np->stacks[i].len;
-        }
+    } else {
+        event_stack(np, h->stack_id, ev);
     }
-    if (np->version >= 4 && !seq_observe(t, h->capture, h->seq, (int64_t)h->ts, off, 0)) {
-        return gcev_np_fail(err, GCEV_E_NOMEM, off, "out of memory");
+    if (np->version >= 4) {
+        /* the common case inline: the same capture thread as the previous event, no gap */
+        if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == h->capture &&
+            h->seq == np->seqs[np->last_seq_index].last + 1) {
+            np->seqs[np->last_seq_index].last = h->seq;
+        } else if (!seq_observe(t, h->capture, h->seq, (int64_t)h->ts, off, 0)) {
+            return gcev_np_fail(err, GCEV_E_NOMEM, off, "out of memory");
+        }
     }
     return GCEV_OK;
 }
@@ -320,6 +405,7 @@ static gcev_status fill_event(gcev_trace *t, const np_hdr *h, uint64_t off, gcev
 gcev_status gcev_np_event_v3(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_trace_event *ev, int *is_event,
                              gcev_error *err)
 {
+    gcev_nettrace *np = t->impl;
     np_hdr h;
     memset(&h, 0, sizeof h);
     size_t start = c->pos;
@@ -333,12 +419,97 @@ gcev_status gcev_np_event_v3(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_t
         return gcev_np_meta_v5(t, h.payload, h.payload_size, off, off, err);
     }
     *is_event = 1;
-    return fill_event(t, &h, off, ev, err);
+    return fill_event(t, np, gcev_np_meta_find(np, h.meta_id), &h, off, ev, err);
 }
+
+/*
+ * The events of a compressed V4/V5 block (the .NET Core 3.0 - 7 runtimes' format),
+ * the walk's hot path: the header parsed into the delta state, the metadata looked
+ * up only when the header names a new id, every member of ev written once (what
+ * fill_event does for these versions, without its V3 and V6 branches).
+ */
+static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, gcev_nettrace *np,
+                                                                gcev_trace_event *ev, gcev_error *err)
+{
+    if (np->blk_pos >= np->blk_len) {
+        return GCEV_END;
+    }
+    np_cur c = {np->blk, np->blk_len, np->blk_pos};
+    const uint64_t off = np->blk_off + np->blk_pos;
+    if (!hdr_compressed(&c, np)) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
+    }
+    np->blk_pos = c.pos;
+    const np_hdr *h = &np->prev;
+    const np_meta *m = event_meta(np, h->meta_id);
+    if (!m) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, off, "event refers to undefined metadata");
+    }
+    memcpy(ev, &m->image, NP_META_PART);
+    ev->process_id = t->info.process_id;
+    ev->thread_id = h->tid;
+    ev->capture_thread_id = h->capture;
+    ev->processor = h->proc;
+    ev->sequence = h->seq;
+    ev->timestamp = (int64_t)h->ts;
+    ev->ms = gcev_trace_ms(t, ev->timestamp);
+    ev->activity_id = h->act;
+    ev->related_activity_id = h->rel;
+    ev->has_activity_id = h->has_act;
+    ev->has_related_activity_id = h->has_rel;
+    ev->pointer_size = t->info.pointer_size;
+    ev->payload = h->payload_size ? h->payload : NULL;
+    ev->payload_size = h->payload_size;
+    event_stack(np, h->stack_id, ev);
+    ev->nfields = m->nfields;
+    ev->fields = m->fields;
+    ev->file_offset = off;
+    ev->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
+    ev->no_event_id = 0;
+    ev->process_name = NULL;
+    if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == h->capture &&
+        h->seq == np->seqs[np->last_seq_index].last + 1) {
+        np->seqs[np->last_seq_index].last = h->seq;
+    } else if (!seq_observe(t, h->capture, h->seq, (int64_t)h->ts, off, 0)) {
+        return gcev_np_fail(err, GCEV_E_NOMEM, off, "out of memory");
+    }
+    return GCEV_OK;
+}
+
+/* The events of a compressed V6 block. */
+static gcev_status block_next_compressed(gcev_trace *t, gcev_nettrace *np, gcev_trace_event *ev,
+                                         gcev_error *err)
+{
+    if (np->blk_pos >= np->blk_len) {
+        return GCEV_END;
+    }
+    np_cur c = {np->blk, np->blk_len, np->blk_pos};
+    uint64_t off = np->blk_off + np->blk_pos;
+    if (!hdr_compressed(&c, np)) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
+    }
+    np->blk_pos = c.pos;
+    return fill_event(t, np, event_meta(np, np->prev.meta_id), &np->prev, off, ev, err);
+}
+
+static GCEV_NOINLINE gcev_status block_next_other(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
 
 gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
 {
     gcev_nettrace *np = t->impl;
+    if (np->compressed && np->blk_is_events == 1 && np->version < 6) {
+        return block_next_compressed_v45(t, np, ev, err);
+    }
+    return block_next_other(t, ev, err);
+}
+
+/* V6 compressed blocks, uncompressed and V3 blocks, metadata blocks. */
+static GCEV_NOINLINE gcev_status block_next_other(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    if (np->compressed && np->blk_is_events == 1) {
+        return block_next_compressed(t, np, ev, err);
+    }
     while (np->blk_pos < np->blk_len) {
         np_cur c = {np->blk, np->blk_len, np->blk_pos};
         uint64_t off = np->blk_off + np->blk_pos;
@@ -353,10 +524,9 @@ gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *
         }
         np_hdr h;
         int ok;
-        if (np->compressed) { /* sets every field but the V1-V3 inline stack */
-            h.stack = NULL;
-            h.stack_size = 0;
-            ok = hdr_compressed(&c, np, &h);
+        if (np->compressed) {
+            ok = hdr_compressed(&c, np); /* a compressed metadata block (V4/V5) */
+            h = np->prev;
         } else {
             memset(&h, 0, sizeof h);
             ok = hdr_uncompressed(&c, np->version, &h);
@@ -372,7 +542,7 @@ gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *
             }
             continue;
         }
-        return fill_event(t, &h, off, ev, err);
+        return fill_event(t, np, gcev_np_meta_find(np, h.meta_id), &h, off, ev, err);
     }
     return GCEV_END;
 }
@@ -401,6 +571,8 @@ gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gce
         return gcev_np_fail(err, GCEV_E_LIMIT, file_off,
                             "stacks between sequence points exceed the block-size limit");
     }
+    const uint32_t old_first = np->run_first, old_count = np->run_count;
+    const size_t old_base = np->run_base;
     np->run_count = 0; /* valid again once the whole block is read */
     size_t base = np->nstacks;
     for (uint32_t i = 0; i < count; i++) {
@@ -422,8 +594,15 @@ gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gce
         np->stack_used += size;
         c->pos += size;
     }
-    /* the map's keys are first + i without wrapping: a run past 2^32 - 1 stays in the map */
-    if (count && (uint64_t)first + count <= UINT32_MAX) {
+    /* the map's keys are first + i without wrapping: a run past 2^32 - 1 stays in the map.
+     * A block that continues the run (the runtime numbers stacks consecutively between
+     * sequence points) extends it, so events that refer to older blocks skip the map too. */
+    if (count && old_count && first == old_first + old_count && base == old_base + old_count &&
+        (uint64_t)old_first + old_count + count <= UINT32_MAX) {
+        np->run_first = old_first;
+        np->run_count = old_count + count;
+        np->run_base = old_base;
+    } else if (count && (uint64_t)first + count <= UINT32_MAX) {
         np->run_first = first;
         np->run_count = count;
         np->run_base = base;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NP_MAX_FIELD_DEPTH = 16, NP_MAX_METAS = 1u << 22 };
+enum { NP_MAX_FIELD_DEPTH = 16, NP_MAX_METAS = 1u << 22, NP_DENSE_IDS = 1u << 16 };
 
 /* Field-list encodings. */
 enum { FL_V1 = 1, FL_V2PARAMS = 2, FL_V6 = 3 };
@@ -229,12 +229,45 @@ static void meta_resolve_provider(np_meta *m)
     }
 }
 
+/* What every event of m starts with (fill_event copies provider_name .. keywords). */
+static void meta_image(np_meta *m)
+{
+    gcev_trace_event *e = &m->image;
+    memset(e, 0, sizeof *e);
+    e->provider_name = m->provider_name;
+    e->provider_guid = m->provider_guid;
+    e->has_provider_guid = m->has_provider_guid;
+    e->provider = m->provider;
+    e->event_id = m->event_id;
+    e->version = m->version;
+    e->event_name = m->event_name;
+    e->opcode = m->opcode;
+    e->has_opcode = m->has_opcode;
+    e->level = m->level;
+    e->has_level = m->has_level;
+    e->keywords = m->keywords;
+}
+
 static gcev_status meta_add(gcev_nettrace *np, np_meta *m, uint64_t file_off, gcev_error *err)
 {
     meta_resolve_provider(m);
     if (np->nmetas >= NP_MAX_METAS) {
         meta_free(m);
         return gcev_np_fail(err, GCEV_E_LIMIT, file_off, "too many metadata records");
+    }
+    if (m->id < NP_DENSE_IDS && m->id >= np->ndense) {
+        size_t n = np->ndense ? np->ndense : 64;
+        while (n <= m->id) {
+            n *= 2;
+        }
+        const np_meta **d = realloc(np->dense, n * sizeof *d);
+        if (!d) {
+            meta_free(m);
+            return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
+        }
+        memset(d + np->ndense, 0, (n - np->ndense) * sizeof *d);
+        np->dense = d;
+        np->ndense = n;
     }
     if (!gcev_reserve((void **)&np->metas, &np->cap_metas, np->nmetas + 1, sizeof *np->metas) ||
         !gcev_idmap_put(&np->meta_ids, m->id, (uint32_t)np->nmetas)) {
@@ -243,7 +276,12 @@ static gcev_status meta_add(gcev_nettrace *np, np_meta *m, uint64_t file_off, gc
     }
     /* A redefined id shadows the old record, which stays alive for buffered events. */
     np->metas[np->nmetas++] = m;
+    if (m->id < np->ndense) {
+        np->dense[m->id] = m;
+    }
     np->last_meta = NULL;
+    np->cur_meta = NULL;
+    meta_image(m);
     return GCEV_OK;
 }
 
@@ -269,6 +307,9 @@ void gcev_np_meta_free_all(gcev_nettrace *np)
     free(np->metas);
     np->metas = NULL;
     np->nmetas = np->cap_metas = 0;
+    free(np->dense);
+    np->dense = NULL;
+    np->ndense = 0;
     np->last_meta = NULL;
     gcev_idmap_free(&np->meta_ids);
 }

@@ -139,6 +139,19 @@ static inline int np_varu32(np_cur *c, uint32_t *v)
     return 1;
 }
 
+/* ---- event headers ---- */
+
+/* One event header, whatever its layout; the compressed layout's delta state is one too. */
+typedef struct np_hdr {
+    uint32_t meta_id, seq, proc, stack_id, label_id, payload_size;
+    uint64_t tid, capture, ts;
+    gcev_guid act, rel;
+    const uint8_t *payload;
+    const uint8_t *stack; /* V1-V3 inline stack */
+    uint32_t stack_size;
+    uint8_t has_act, has_rel; /* V4/V5: act / rel are not all zero */
+} np_hdr;
+
 /* ---- metadata ---- */
 
 typedef struct np_meta {
@@ -154,6 +167,9 @@ typedef struct np_meta {
     uint8_t opcode, level, has_opcode, has_level;
     uint32_t nfields;
     gcev_trace_field *fields;
+    /* The event members this record gives, provider_name .. keywords, ready to be
+     * copied into every event that refers to it (see fill_event) */
+    gcev_trace_event image;
 } np_meta;
 
 /* ---- V6 label lists (only what the event record exposes) ---- */
@@ -188,16 +204,20 @@ typedef struct gcev_nettrace {
     int compressed;
     int need_end_tag;    /* FastSerialization: EndObject after the block */
     uint64_t events_end; /* NetPerf V1/V2: end of the inline events */
-    /* compressed-header state, reset per block */
-    struct {
-        uint32_t meta_id, seq, proc, stack_id, payload_size, label_id;
-        uint64_t capture, tid, ts;
-        gcev_guid act, rel;
-    } prev;
+    /* compressed-header state: the previous header of the block, which the next one
+     * changes by deltas; reset per block */
+    np_hdr prev;
+    /* the metadata of prev.meta_id, NULL until looked up (a new block, a new id or a
+     * new metadata record resets it) */
+    const struct np_meta *cur_meta;
     /* metadata */
     np_meta **metas;
     size_t nmetas, cap_metas;
     gcev_idmap meta_ids;
+    /* metadata by id for the small ids V3-V6 use (ids below ndense; NULL: none), so the
+     * walk finds a record with one load; larger ids (V1/V2 use file offsets) are in meta_ids */
+    const struct np_meta **dense;
+    size_t ndense;
     /* last looked-up metadata (consecutive events mostly share it); reset by meta_add */
     const np_meta *last_meta;
     uint64_t last_meta_id;
