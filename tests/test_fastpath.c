@@ -3,7 +3,8 @@
  * The differential test of the generated straight-line decoders (gcev_events_decode.c)
  * against the descriptor engine (src/decode/gcev_decode.c): for every event version
  * with a body, both pointer sizes, every payload length from 0 to its size + 8 and
- * several byte patterns, then random payloads for every event version, the public
+ * eight byte patterns (zeros, ones, sign bits, UTF-16 text with and without
+ * terminators, random), then random payloads for every event version, the public
  * entry points (gcev_decode, gcev_decode_desc, the typed gcev_decode_<family>) and
  * the engine alone give byte-identical structs (present masks included), the same
  * status, consumed and trailing counts and the same error (code, offset, field,
@@ -47,6 +48,15 @@ static void fill(uint8_t *p, size_t n, int pattern)
             break;
         case 2:
             p[i] = (uint8_t)(0x80 | i); /* sign bits set everywhere */
+            break;
+        case 3: /* UTF-16 text with a zero unit every seven (terminators at even offsets) */
+            p[i] = (i % 14 == 12 || i % 14 == 13) ? 0 : 'a';
+            break;
+        case 4: /* zero byte pairs straddling two units (no terminator at even offsets) */
+            p[i] = (i % 14 == 7 || i % 14 == 8) ? 0 : 'a';
+            break;
+        case 5: /* sparse zero bytes */
+            p[i] = rnd8() % 4 ? rnd8() : 0;
             break;
         default:
             p[i] = rnd8();
@@ -152,11 +162,20 @@ static void test_every_description_has_its_row(void **state)
         for (size_t i = 0; i < ps[pi]->nevents; i++) {
             const gcev_event_desc *d = &ps[pi]->events[i];
             assert_int_equal(d->index, next++);
-            /* a body exactly for the fixed-size templates (and events without a payload) */
-            int fixed = !d->tmpl || (d->tmpl->flags & GCEV_TF_FIXED);
-            assert_int_equal(gcev_gen_fast[d->index][0] != NULL, fixed);
-            assert_int_equal(gcev_gen_fast[d->index][1] != NULL, fixed);
-            bodies += (size_t)fixed;
+            /* a body exactly for the fixed-size templates (and events without a payload), and
+             * for templates of fixed-size scalars and NUL-terminated strings */
+            int body = 1;
+            for (uint16_t f = 0; d->tmpl && f < d->tmpl->nfields; f++) {
+                const gcev_field_desc *fd = &d->tmpl->fields[f];
+                int nul_string = (fd->type == GCEV_T_UNICODE_STRING || fd->type == GCEV_T_ANSI_STRING) &&
+                                 fd->length_field < 0 && fd->fixed_count == 0;
+                body &= (fd->wire[1] != 0 && fd->type != GCEV_T_SYSTEMTIME) || nul_string;
+            }
+            assert_int_equal(gcev_gen_fast[d->index][0] != NULL, body);
+            assert_int_equal(gcev_gen_fast[d->index][1] != NULL, body);
+            assert_int_equal(gcev_gen_fast_event[d->index][0] != NULL, body);
+            assert_int_equal(gcev_gen_fast_event[d->index][1] != NULL, body);
+            bodies += (size_t)body;
             assert_non_null(gcev_gen_typed[d->family]);
             /* the resolution table gives every version back */
             assert_ptr_equal(gcev_event_desc_resolve(ps[pi], d->id, d->version, NULL), d);
@@ -179,9 +198,13 @@ static void test_bodies_match_the_engine_at_every_length(void **state)
                 continue;
             }
             for (uint8_t ps = 4; ps <= 8; ps += 4) {
+                /* fixed size + 8; templates with strings get room for a few characters */
                 size_t tsize = d->tmpl ? d->tmpl->min_size[ps == 8] : 0;
+                if (d->tmpl && !(d->tmpl->flags & GCEV_TF_FIXED)) {
+                    tsize += 24;
+                }
                 for (size_t len = 0; len <= tsize + 8; len++) {
-                    for (int pattern = 0; pattern < 5; pattern++) {
+                    for (int pattern = 0; pattern < 8; pattern++) {
                         /* exactly len bytes, so ASan sees any read past the end */
                         uint8_t *buf = malloc(len ? len : 1);
                         assert_non_null(buf);
@@ -218,7 +241,7 @@ static void test_random_payloads_match_the_engine(void **state)
                 size_t len = rnd8() % 2 ? rnd8() % 64 : (size_t)rnd8() * 2;
                 uint8_t *buf = malloc(len ? len : 1);
                 assert_non_null(buf);
-                fill(buf, len, k % 8 == 0 ? 0 : 3);
+                fill(buf, len, k % 8 == 0 ? 0 : (k % 8 == 1 ? 3 : (k % 8 == 2 ? 5 : 6)));
                 uint8_t ps = rnd8() % 2 ? 8 : 4;
                 snprintf(where, sizeof where, "%s ps=%u len=%zu random #%d", d->symbol, ps, len, k);
                 check_all(p, d, d->version, ps, buf, len);

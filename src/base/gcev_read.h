@@ -73,6 +73,39 @@ static inline void gcev_put64(uint8_t *p, uint64_t v)
     gcev_wr_uint(p, v, 8);
 }
 
+/*
+ * The UTF-16 terminator of a string at p with avail bytes after it: the first
+ * 2-byte unit at an even offset that is 0x0000. Sets *nbytes to the bytes before it
+ * and returns 1; returns 0 when no whole unit of the avail bytes is a terminator.
+ * Four units per step (a 16-bit-lane zero test on one 8-byte load), never reading
+ * past p + avail.
+ */
+static inline int gcev_utf16_nul(const uint8_t *p, uint32_t avail, uint32_t *nbytes)
+{
+    uint32_t j = 0;
+    while (avail - j >= 8) {
+        const uint64_t w = gcev_rd_u64le(p + j);
+        /* a lane's top bit is set when the lane is 0x0000; the lowest such lane is the
+         * first zero unit (only lanes above a zero one can be flagged falsely) */
+        const uint64_t z = (w - UINT64_C(0x0001000100010001)) & ~w & UINT64_C(0x8000800080008000);
+        if (z) {
+            while (p[j] | p[j + 1]) {
+                j += 2;
+            }
+            *nbytes = j;
+            return 1;
+        }
+        j += 8;
+    }
+    for (; avail - j >= 2; j += 2) {
+        if ((p[j] | p[j + 1]) == 0) {
+            *nbytes = j;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* A GUID from its 16 wire bytes (data1..3 little-endian, data4 as is). */
 static inline gcev_guid gcev_guid_load(const uint8_t *p)
 {

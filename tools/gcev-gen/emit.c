@@ -723,10 +723,36 @@ void gen_emit_source(const gen_model *m, FILE *f)
 /* ---- decoder: straight-line bodies and the typed decoders ------------------ */
 
 /* A template the straight-line bodies handle: fixed-size scalars only (or no payload). */
-static int body_template(const gen_event *e)
+/* A NUL-terminated string field (no length= attribute): what a body can scan. */
+static int is_nul_string(const gen_field *f)
+{
+    return (f->type == T_UNICODE_STRING || f->type == T_ANSI_STRING) && !f->length_ref && !f->fixed_length &&
+           !f->count_ref && !f->fixed_count;
+}
+
+/* Fixed-size scalars only: the template's size is known, one bounds check covers it. */
+static int fixed_template(const gen_event *e)
 {
     return !e->tmpl || e->tmpl->nfields == 0 ||
            (template_flags(e->tmpl->fields, e->tmpl->nfields) & GCEV_TF_FIXED);
+}
+
+/* Templates the bodies handle: fixed-size scalars, and NUL-terminated strings
+ * among them (one bounds check per run of scalars, a scan per string). */
+static int body_template(const gen_event *e)
+{
+    if (fixed_template(e)) {
+        return 1;
+    }
+    for (size_t i = 0; i < e->tmpl->nfields; i++) {
+        const gen_field *f = &e->tmpl->fields[i];
+        int scalar = gen_type_fixed_size(f->type, 8) >= 0 && f->type != T_SYSTEMTIME && !f->count_ref &&
+                     !f->fixed_count;
+        if (!scalar && !is_nul_string(f)) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static int has_pointers(const gen_event *e)
@@ -771,25 +797,6 @@ static int is_signed_int(int t)
     return t == T_INT8 || t == T_INT16 || t == T_INT32 || t == T_INT64;
 }
 
-static const char *load_expr(int w, unsigned off, char *out, size_t n)
-{
-    switch (w) {
-    case 1:
-        snprintf(out, n, "p[%u]", off);
-        break;
-    case 2:
-        snprintf(out, n, "gcev_rd_u16le(p + %u)", off);
-        break;
-    case 4:
-        snprintf(out, n, "gcev_rd_u32le(p + %u)", off);
-        break;
-    default:
-        snprintf(out, n, "gcev_rd_u64le(p + %u)", off);
-        break;
-    }
-    return out;
-}
-
 /*
  * The straight-line body of event e for pointer size ps, in three wrappers around
  * one inline core: the core does one load and one store per field and sets the
@@ -801,19 +808,109 @@ static const char *load_expr(int w, unsigned off, char *out, size_t n)
  * (zero-extended, or sign-extended into a wider signed member), and the struct
  * zeroed first unless the template writes every member in full.
  */
+static void emit_scalar_store(FILE *f, const gen_family *fam, const gen_field *fd, int ps, const char *base,
+                              unsigned off)
+{
+    size_t bit;
+    const gen_field *r = rep_of(fam, fd, &bit);
+    char mn[256], ld[96], at[64];
+    member_name(r->name, mn, sizeof mn);
+    int w = gen_type_fixed_size(fd->type, ps);
+    if (base) {
+        snprintf(at, sizeof at, "%s + %u", base, off);
+    } else {
+        snprintf(at, sizeof at, "%u", off);
+    }
+    switch (w) {
+    case 1:
+        snprintf(ld, sizeof ld, "p[%s]", at);
+        break;
+    case 2:
+        snprintf(ld, sizeof ld, "gcev_rd_u16le(p + %s)", at);
+        break;
+    case 4:
+        snprintf(ld, sizeof ld, "gcev_rd_u32le(p + %s)", at);
+        break;
+    default:
+        snprintf(ld, sizeof ld, "gcev_rd_u%dle(p + %s)", 64, at);
+        break;
+    }
+    if (fd->type == T_GUID) {
+        fprintf(f, "    o->%s = gcev_guid_load(p + %s);\n", mn, at);
+    } else if (fd->type == T_FLOAT || fd->type == T_DOUBLE) {
+        fprintf(f, "    {\n        uint%d_t b = %s;\n        memcpy(&o->%s, &b, %d);\n    }\n", w * 8, ld, mn,
+                w);
+    } else {
+        const char *m = ctype_of(r);
+        int wm = gen_type_fixed_size(r->type, 8);
+        if (is_signed_int(r->type) && wm > w && is_signed_int(fd->type)) {
+            /* sign-extended into the wider signed member */
+            fprintf(f, "    o->%s = (%s)(int%d_t)%s;\n", mn, m, w * 8, ld);
+        } else if (is_signed_int(r->type) && wm == w) {
+            /* the wire's bits as they are */
+            fprintf(f, "    {\n        uint%d_t b = %s;\n        memcpy(&o->%s, &b, %d);\n    }\n", w * 8, ld,
+                    mn, w);
+        } else {
+            char lt[16];
+            snprintf(lt, sizeof lt, "uint%d_t", w * 8);
+            if (!strcmp(lt, m)) {
+                fprintf(f, "    o->%s = %s;\n", mn, ld);
+            } else {
+                fprintf(f, "    o->%s = (%s)%s;\n", mn, m, ld);
+            }
+        }
+    }
+}
+
+/*
+ * The straight-line body of event e for pointer size ps, in three wrappers around
+ * one inline core: the core checks the payload's size once per run of scalar fields
+ * (once for a fixed-size template), does one load and one store per field, scans a
+ * NUL-terminated string for its end, and sets the present mask; it returns 0 when
+ * the payload is too short or a string has no terminator, leaving the error to the
+ * engine. fast_* (gcev_decode_desc) and event_* (gcev_decode) hand such a payload to
+ * the engine; the typed decoder inlines the core. The bytes the core leaves in *o are
+ * exactly those of the descriptor engine on the same payload (tests/test_fastpath.c
+ * holds it to that): members as the engine stores them (zero-extended, or
+ * sign-extended into a wider signed member), and the struct zeroed first unless the
+ * template writes every member in full.
+ */
 static void emit_body(FILE *f, const gen_family *fam, const gen_event *e, int ps)
 {
     char name[300];
     body_name(e, ps, name, sizeof name);
     const gen_template *t = e->tmpl && e->tmpl->nfields ? e->tmpl : NULL;
+    const int fixed = fixed_template(e);
     unsigned size = body_size(e, ps);
-    int covered = t && covers_family(t, fam) && (ps == 8 || !has_pointers(e));
-    fprintf(f, "/* %s (template %s)%s: %u byte%s */\n", e->symbol, t ? t->tid : "none",
-            has_pointers(e) ? (ps == 8 ? ", 8-byte pointers" : ", 4-byte pointers") : "", size,
-            size == 1 ? "" : "s");
-    fprintf(f, "static inline void core_%s(const uint8_t *p, gcev_%s *o)\n{\n", name, fam->cname);
+    int covered = fixed && t && covers_family(t, fam) && (ps == 8 || !has_pointers(e));
+    if (fixed) {
+        fprintf(f, "/* %s (template %s)%s: %u byte%s */\n", e->symbol, t ? t->tid : "none",
+                has_pointers(e) ? (ps == 8 ? ", 8-byte pointers" : ", 4-byte pointers") : "", size,
+                size == 1 ? "" : "s");
+    } else {
+        fprintf(f, "/* %s (template %s)%s: scalars and NUL-terminated strings */\n", e->symbol, t->tid,
+                has_pointers(e) ? (ps == 8 ? ", 8-byte pointers" : ", 4-byte pointers") : "");
+    }
+    fprintf(f, "static inline int core_%s(const uint8_t *p, uint32_t size, gcev_%s *o, uint32_t *used)\n{\n",
+            name, fam->cname);
     if (!t) {
-        fprintf(f, "    (void)p;\n");
+        fprintf(f, "    (void)p;\n    (void)size;\n");
+    }
+    /* the scalar runs: [first, end) of fields, their bytes */
+    size_t i = 0;
+    int pos_var = 0; /* offsets are relative to `pos` once a string has been read */
+    unsigned off = 0;
+    /* the first run's check comes before any store, so a short payload leaves *o alone */
+    if (t) {
+        size_t end = 0;
+        unsigned run = 0;
+        while (end < t->nfields && !is_nul_string(&t->fields[end])) {
+            run += (unsigned)gen_type_fixed_size(t->fields[end].type, ps);
+            end++;
+        }
+        if (run) {
+            fprintf(f, "    if (size < %u) {\n        return 0;\n    }\n", run);
+        }
     }
     if (!covered) {
         fprintf(f, "    memset(o, 0, sizeof *o);\n");
@@ -823,91 +920,89 @@ static void emit_body(FILE *f, const gen_family *fam, const gen_event *e, int ps
                 all_bits_rep(t->fields, t->nfields, fam->fields, fam->nfields));
     }
     fprintf(f, "    o->schema_version = %u;\n", e->version);
-    unsigned off = 0;
-    for (size_t i = 0; t && i < t->nfields; i++) {
-        const gen_field *fd = &t->fields[i];
-        size_t bit;
-        const gen_field *r = rep_of(fam, fd, &bit);
-        char mn[256], ld[64];
-        member_name(r->name, mn, sizeof mn);
-        int w = gen_type_fixed_size(fd->type, ps);
-        if (fd->type == T_GUID) {
-            fprintf(f, "    o->%s = gcev_guid_load(p + %u);\n", mn, off);
-        } else if (fd->type == T_FLOAT || fd->type == T_DOUBLE) {
-            fprintf(f, "    {\n        uint%d_t b = %s;\n        memcpy(&o->%s, &b, %d);\n    }\n", w * 8,
-                    load_expr(w, off, ld, sizeof ld), mn, w);
-        } else {
-            const char *m = ctype_of(r);
-            int wm = gen_type_fixed_size(r->type, 8);
-            load_expr(w, off, ld, sizeof ld);
-            if (is_signed_int(r->type) && wm > w && is_signed_int(fd->type)) {
-                /* sign-extended into the wider signed member */
-                fprintf(f, "    o->%s = (%s)(int%d_t)%s;\n", mn, m, w * 8, ld);
-            } else if (is_signed_int(r->type) && wm == w) {
-                /* the wire's bits as they are */
-                fprintf(f, "    {\n        uint%d_t b = %s;\n        memcpy(&o->%s, &b, %d);\n    }\n", w * 8,
-                        ld, mn, w);
-            } else {
-                char lt[16];
-                snprintf(lt, sizeof lt, "uint%d_t", w * 8);
-                if (!strcmp(lt, m)) {
-                    fprintf(f, "    o->%s = %s;\n", mn, ld);
-                } else {
-                    fprintf(f, "    o->%s = (%s)%s;\n", mn, m, ld);
-                }
-            }
+    int first_run = 1;
+    while (t && i < t->nfields) {
+        size_t end = i;
+        unsigned run = 0;
+        while (end < t->nfields && !is_nul_string(&t->fields[end])) {
+            run += (unsigned)gen_type_fixed_size(t->fields[end].type, ps);
+            end++;
         }
-        off += (unsigned)w;
+        if (run && !first_run) {
+            fprintf(f, "    if (size - pos < %u) {\n        return 0;\n    }\n", run);
+        }
+        first_run = 0;
+        off = 0;
+        for (; i < end; i++) {
+            emit_scalar_store(f, fam, &t->fields[i], ps, pos_var ? "pos" : NULL, off);
+            off += (unsigned)gen_type_fixed_size(t->fields[i].type, ps);
+        }
+        if (i == t->nfields) {
+            break;
+        }
+        /* a NUL-terminated string after the run */
+        const gen_field *sf = &t->fields[i];
+        size_t bit;
+        const gen_field *r = rep_of(fam, sf, &bit);
+        char mn[256];
+        member_name(r->name, mn, sizeof mn);
+        if (!pos_var) {
+            fprintf(f, "    uint32_t pos = %u, n;\n", off);
+            pos_var = 1;
+        } else if (off) {
+            fprintf(f, "    pos += %u;\n", off);
+        }
+        if (sf->type == T_UNICODE_STRING) {
+            fprintf(f,
+                    "    if (!gcev_utf16_nul(p + pos, size - pos, &n)) {\n        return 0;\n    }\n"
+                    "    o->%s.data = p + pos;\n    o->%s.nbytes = n;\n    pos += n + 2;\n",
+                    mn, mn);
+        } else {
+            fprintf(f,
+                    "    {\n        const uint8_t *z = memchr(p + pos, 0, size - pos);\n"
+                    "        if (!z) {\n            return 0;\n        }\n        n = (uint32_t)(z - (p + "
+                    "pos));\n"
+                    "    }\n    o->%s.data = p + pos;\n    o->%s.size = n;\n    pos += n + 1;\n",
+                    mn, mn);
+        }
+        off = 0;
+        i++;
     }
-    fprintf(f, "}\n\n");
-    fprintf(f, "static int fast_%s(const uint8_t *p, uint32_t size, void *out, uint32_t *consumed)\n{\n",
-            name);
-    if (size) {
-        fprintf(f, "    if (size < %u) {\n        return 0;\n    }\n", size);
+    if (pos_var && off) {
+        fprintf(f, "    *used = pos + %u;\n    return 1;\n}\n\n", off);
+    } else if (pos_var) {
+        fprintf(f, "    *used = pos;\n    return 1;\n}\n\n");
     } else {
-        fprintf(f, "    (void)size;\n");
-    }
-    fprintf(f, "    core_%s(p, out);\n    *consumed = %u;\n    return 1;\n}\n\n", name, size);
-    fprintf(f, "static gcev_status event_%s(const gcev_input *in, gcev_event *ev, gcev_error *err)\n{\n",
-            name);
-    fprintf(f, "    const uint32_t size = (uint32_t)in->size;\n");
-    if (size) {
-        fprintf(f,
-                "    if (size < %u) {\n        return gcev_decode_engine_event(in, ev, err); /* field and "
-                "offset */\n    }\n",
-                size);
-    } else {
-        fprintf(f, "    (void)err;\n");
+        fprintf(f, "    *used = %u;\n    return 1;\n}\n\n", size);
     }
     fprintf(f,
-            "    core_%s(in->data, &ev->u.%s);\n    ev->consumed = %u;\n    ev->trailing = size - %u;\n"
-            "    return GCEV_OK;\n}\n\n",
-            name, fam->cname, size, size);
+            "static int fast_%s(const uint8_t *p, uint32_t size, void *out, uint32_t *consumed)\n{\n"
+            "    return core_%s(p, size, out, consumed);\n}\n\n",
+            name, name);
+    fprintf(f, "static gcev_status event_%s(const gcev_input *in, gcev_event *ev, gcev_error *err)\n{\n",
+            name);
+    fprintf(f,
+            "    const uint32_t size = (uint32_t)in->size;\n    uint32_t used;\n"
+            "    if (!core_%s(in->data, size, &ev->u.%s, &used)) {\n"
+            "        return gcev_decode_engine_event(in, ev, err); /* the field and offset */\n    }\n"
+            "    ev->consumed = used;\n    ev->trailing = size - used;\n    return GCEV_OK;\n}\n\n",
+            name, fam->cname);
 }
 
-/* The typed decoder's case for e: the core inlined behind one size check. */
+/* The typed decoder's case for e: the core inlined. */
 static void body_case(FILE *f, const gen_event *e, const char *indent)
 {
     char b4[300], b8[300];
     body_name(e, 4, b4, sizeof b4);
     body_name(e, 8, b8, sizeof b8);
-    unsigned s4 = body_size(e, 4), s8 = body_size(e, 8);
     if (has_pointers(e)) {
         fprintf(f,
-                "%sif (pointer_size == 8 && size >= %u) {\n%s    core_%s(data, out);\n%s    used = %u;\n"
-                "%s    goto done;\n%s}\n",
-                indent, s8, indent, b8, indent, s8, indent, indent);
-        fprintf(f,
-                "%sif (pointer_size == 4 && size >= %u) {\n%s    core_%s(data, out);\n%s    used = %u;\n"
-                "%s    goto done;\n%s}\n",
-                indent, s4, indent, b4, indent, s4, indent, indent);
-    } else if (s8) {
-        fprintf(f,
-                "%sif (size >= %u) {\n%s    core_%s(data, out);\n%s    used = %u;\n%s    goto done;\n%s}\n",
-                indent, s8, indent, b8, indent, s8, indent, indent);
+                "%sif (pointer_size == 8 ? core_%s(data, n, out, &used) : core_%s(data, n, out, &used)) {\n",
+                indent, b8, b4);
     } else {
-        fprintf(f, "%score_%s(data, out);\n%sused = 0;\n%sgoto done;\n", indent, b8, indent, indent);
+        fprintf(f, "%sif (core_%s(data, n, out, &used)) {\n", indent, b8);
     }
+    fprintf(f, "%s    goto done;\n%s}\n", indent, indent);
 }
 
 static void emit_typed_decoder(FILE *f, const gen_family *fam)
@@ -927,6 +1022,7 @@ static void emit_typed_decoder(FILE *f, const gen_family *fam)
     if (nbodies) {
         fprintf(f, "    uint32_t used;\n"
                    "    if (out && data && size < UINT32_MAX && (pointer_size == 4 || pointer_size == 8)) {\n"
+                   "        const uint32_t n = (uint32_t)size;\n"
                    "        switch (version) {\n");
         for (size_t v = 0; v < fam->nversions; v++) {
             const gen_event *e = fam->versions[v];

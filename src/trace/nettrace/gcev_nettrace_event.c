@@ -85,7 +85,7 @@ static int hdr_uncompressed(np_cur *c, uint32_t version, np_hdr *h)
 
 /* LEB128 at b[pos] of n bytes, any length: the position after it, or 0 (overrun, or
  * bits past 64). */
-static size_t leb_slow(const uint8_t *b, size_t n, size_t pos, uint64_t *v)
+static GCEV_NOINLINE size_t leb_slow(const uint8_t *b, size_t n, size_t pos, uint64_t *v)
 {
     np_cur c = {b, n, pos};
     return np_varu64(&c, v) ? c.pos : 0;
