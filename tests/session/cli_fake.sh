@@ -102,6 +102,16 @@ stats)
     head -1 "$dir/out" | grep -q "\"file\":\"pid $server\"" || fail "stats --pid names the pid"
     cmp "$dir/s.nettrace" "$SAMPLE" || fail "--record differs"
     ;;
+report)
+    # report --pid --record F is the page of report F, but for the source named
+    start_server stream
+    expect 0 "wrote $dir/live.html \([0-9]+ bytes, 26 GCs\)" -- report --pid "$server" --duration 0.3 \
+        -o "$dir/live.html" --record "$dir/r.nettrace"
+    "$GCEV" report -o "$dir/file.html" "$dir/r.nettrace" 2>/dev/null || fail "report FILE"
+    page() { sed 's/></>\n</g' "$1" | grep -v -e '<title>' -e 'class="source"' -e 'class="facts"'; }
+    diff <(page "$dir/live.html") <(page "$dir/file.html") >/dev/null || fail "the live page differs from the file's"
+    grep -q "pid $server" "$dir/live.html" || fail "the page does not name the pid"
+    ;;
 ctrl_c)
     start_server stream
     # not under `timeout`, which passes SIGINT to its process group (gcev would get two)

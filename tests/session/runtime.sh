@@ -138,6 +138,15 @@ stats_record)
     grep -q '"gcs":\[$' "$dir/live.json" || grep -q '"number":' "$dir/live.json" || fail "no GC in the analysis"
     echo "stats --pid equals stats FILE ($(grep -c '"number":' "$dir/live.json") GCs)"
     ;;
+report)
+    start_workload
+    timeout 60 "$GCEV" report --pid "$wl" --duration 2 -o "$dir/live.html" --record "$dir/r.nettrace" \
+        2>"$dir/err" || fail "report --pid failed"
+    "$GCEV" report -o "$dir/file.html" "$dir/r.nettrace" 2>/dev/null || fail "report FILE"
+    page() { sed 's/></>\n</g' "$1" | grep -v -e '<title>' -e 'class="source"' -e 'class="facts"'; }
+    diff <(page "$dir/live.html") <(page "$dir/file.html") >/dev/null || fail "the live page differs from the file's"
+    echo "report --pid: $(tail -1 "$dir/err")"
+    ;;
 ctrl_c)
     start_workload
     # no `timeout` around it: timeout passes a SIGINT on to its whole process group, so gcev

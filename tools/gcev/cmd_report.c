@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gcev report [-o OUT] FILE
+ * gcev report [-o OUT] --pid PID [--duration S] [--record FILE] [--profile P] ...
  * One self-contained HTML page of a trace's GC behaviour (gcev_report.h): summary,
  * warnings, charts and a per-GC table. Progress goes to stderr, only when stderr is
  * a terminal (cli_progress.h).
@@ -24,19 +25,25 @@
 #include "cli.h"
 #include "cli_progress.h"
 #include "cli_report.h"
+#include "cli_session.h"
 #include "cli_trace.h"
 #include "commands.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gcev report [-o OUT] FILE\n"
-               "One self-contained HTML page of the GC behaviour of a .nettrace/.netperf/.etl/CTF\n"
-               "trace: warnings (lost events, incomplete GCs, a truncated trace), a summary (GC mode,\n"
-               "pauses and their percentiles, PerfView's per-generation GCStats), charts (heap size\n"
-               "per generation, pause timeline with background GCs, pause histogram, allocation\n"
-               "rate, DATAS heap count) and a sortable table of every GC. The page makes no network\n"
-               "request. -o OUT names the page (default report.html; '-' for standard output).\n"
-               "FILE may be '-' for standard input.\n");
+    fprintf(
+        f,
+        "usage: gcev report [-o OUT] FILE\n"
+        "       gcev report [-o OUT] --pid PID [--duration S] [--record FILE] [--profile P]\n"
+        "One self-contained HTML page of the GC behaviour of a .nettrace/.netperf/.etl/CTF\n"
+        "trace: warnings (lost events, incomplete GCs, a truncated trace), a summary (GC mode,\n"
+        "pauses and their percentiles, PerfView's per-generation GCStats), charts (heap size\n"
+        "per generation, pause timeline with background GCs, pause histogram, allocation\n"
+        "rate, DATAS heap count) and a sortable table of every GC. The page makes no network\n"
+        "request. -o OUT names the page (default report.html; '-' for standard output).\n"
+        "FILE may be '-' for standard input. --pid attaches to a running .NET process\n"
+        "instead and makes the page of its GCs until --duration, Ctrl-C or its end.\n" CLI_LIVE_OPTIONS_HELP
+        "  --record FILE  also write the session's stream to FILE (.nettrace)\n");
 }
 
 /* gcev_stats_read_trace's callback: the shared progress line (cli_progress.h). */
@@ -134,13 +141,26 @@ int gcev_cli_report_trace(const char *cmd, const char *source, gcev_trace *t, co
 int gcev_cmd_report(int argc, char **argv)
 {
     const char *path = NULL, *out = "report.html", *v;
-    int m, rc;
+    int m, rc, taken, live_opt = 0;
+    cli_live_opts live;
+    memset(&live, 0, sizeof live);
     gcev_cli_args a;
     gcev_cli_args_init(&a, "report", argc, argv);
     while (gcev_cli_args_next(&a)) {
+        int lrc = 0;
         if (gcev_cli_flag(&a, "--help") || gcev_cli_flag(&a, "-h")) {
             usage(stdout);
             return GCEV_EXIT_OK;
+        } else if ((m = gcev_cli_value(&a, "--pid", &v)) != 0) {
+            if (m < 0 || cli_parse_pid("report", v, &live.pid)) {
+                return GCEV_EXIT_USAGE;
+            }
+            live.have_pid = 1;
+        } else if ((taken = cli_live_option(&a, 1, &live, &lrc)) != 0) {
+            if (taken < 0) {
+                return lrc;
+            }
+            live_opt = 1;
         } else if ((m = gcev_cli_value(&a, "-o", &v)) != 0 || (m = gcev_cli_value(&a, "--output", &v)) != 0) {
             if (m < 0) {
                 return GCEV_EXIT_USAGE;
@@ -149,6 +169,30 @@ int gcev_cmd_report(int argc, char **argv)
         } else if ((rc = gcev_cli_file_arg(&a, &path)) != 0) {
             return rc;
         }
+    }
+    if (live.have_pid && path) {
+        return gcev_cli_fail("report", "give either FILE or --pid PID, not both");
+    }
+    if (live_opt && !live.have_pid) {
+        return gcev_cli_fail("report",
+                             "--duration, --record, --profile, --providers and --timeout need --pid");
+    }
+    if (live.have_pid) {
+        gcev_session *sess;
+        if ((rc = cli_live_open("report", &live, GCEV_TRACE_ORDER_TIME, &sess)) != 0) {
+            return rc;
+        }
+        char source[32];
+        snprintf(source, sizeof source, "pid %u", live.pid);
+        gcev_trace *st = gcev_session_trace(sess);
+        rc = gcev_cli_report_trace("report", source, st, out);
+        /* why the session ended: the reader repeats its last status, the session says what it means */
+        gcev_trace_event ev;
+        gcev_error err = {0};
+        gcev_status end = gcev_session_status(sess, gcev_trace_next(st, &ev, &err), &err);
+        int lrc = cli_live_end("report", sess, end == GCEV_OK ? GCEV_END : end, &err);
+        cli_live_close(sess);
+        return lrc != GCEV_EXIT_OK ? lrc : rc;
     }
     if (!path) {
         return gcev_cli_no_file("report");
