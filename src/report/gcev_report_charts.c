@@ -359,7 +359,7 @@ static int type_class(const gcev_stats_gc *g)
 static void span_rect(gcev_rb *b, double x0, double x1, long gc, double opacity)
 {
     double w = x1 - x0 < 1 ? 1 : x1 - x0;
-    gcev_rb_puts(b, "<rect class=\"span\" x=\"");
+    gcev_rb_puts(b, opacity < 1 ? "<rect class=\"span dens\" x=\"" : "<rect class=\"span\" x=\"");
     gcev_rb_num(b, x0, 1);
     gcev_rb_printf(b, "\" y=\"%d\" width=\"", (int)T);
     gcev_rb_num(b, w, 1);
@@ -446,8 +446,9 @@ void gcev_report_chart_pause(gcev_rep *r)
         }
         for (size_t c = 0; c < max_spans; c++) {
             if (cover[c] > 0) {
-                double f = cover[c] / cw; /* floor 0.05: a short BGC stays visible */
-                f = f > 1 ? 1 : f < 0.05 ? 0.05 : f;
+                /* opacity 0.03 (a short BGC stays visible) to 0.2 (BGCs ran the whole column) */
+                double f = cover[c] / cw;
+                f = 0.03 + 0.17 * (f > 1 ? 1 : f);
                 span_rect(b, L + W * (double)c / (double)max_spans,
                           L + W * (double)(c + 1) / (double)max_spans, -1, f);
             }
@@ -558,12 +559,17 @@ void gcev_report_chart_histogram(gcev_rep *r)
     gcev_rb *b = r->b;
     int nb = hi - lo + 1;
     double gw = W / nb, bw = gw * 0.8 / 3;
+    /* labels at the bins' edges (every other one when they would crowd) */
     gcev_rb_puts(b, "<g class=\"axis x\">");
-    for (int k = lo; k <= hi; k++) {
+    int every = nb > 12 ? 2 : 1;
+    for (int k = lo; k <= hi + 1; k++) {
+        if ((k - lo) % every != 0 || k == HIST_BINS) {
+            continue;
+        }
         gcev_rb_puts(b, "<text x=\"");
-        gcev_rb_num(b, L + gw * (k - lo + 0.5), 1);
+        gcev_rb_num(b, L + gw * (k - lo), 1);
         gcev_rb_printf(b, "\" y=\"%d\" text-anchor=\"middle\">", (int)(T + H + 21));
-        bin_label(b, k);
+        gcev_rb_num(b, k == 0 ? 0 : hist_edges[k - 1], 1);
         gcev_rb_puts(b, "</text>");
     }
     gcev_rb_printf(b, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">Pause (ms)</text></g>",
@@ -596,7 +602,8 @@ void gcev_report_chart_histogram(gcev_rep *r)
     legend_item(b, "g0", "gen0", NULL);
     legend_item(b, "g1", "gen1", NULL);
     legend_item(b, "g2", "gen2", NULL);
-    gcev_rb_puts(b, "<span class=\"note\">Pause ranges include their lower bound.</span></div></figure>");
+    gcev_rb_puts(b, "<span class=\"note\">Bars between two marks count the GCs whose pause is at least the "
+                    "left one and below the right one.</span></div></figure>");
 }
 
 /* ---- allocation ---------------------------------------------------------- */
