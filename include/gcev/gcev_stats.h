@@ -233,7 +233,7 @@ typedef struct gcev_stats_gc {
     double suspension_ms;     /* SuspendEEBegin -> SuspendEEEnd (summed for a background GC) */
     double pause_ms;          /* SuspendEEBegin -> RestartEEEnd (background: its own suspensions) */
     uint32_t suspensions;     /* suspensions summed into pause_ms */
-    uint64_t promoted_bytes;  /* HeapStats total promoted, else GCMarkWithType bytes */
+    uint64_t promoted_bytes;  /* GCHeapStats TotalPromotedSize0..4 (marks[].bytes: the mark phase's) */
     uint64_t allocated_bytes; /* AllocationTick amounts since the previous GCStart */
     uint64_t pinned_objects;  /* HeapStats PinnedObjectCount */
     uint32_t pinned_events;   /* PinObjectAtGCTime events during the GC */

@@ -30,19 +30,6 @@ static void resolve_trace_wide_bits(gcev_stats *s)
     for (size_t i = 0; i < s->ngcs; i++) {
         gcev_stats_gc *g = &s->gcs[i];
         g->present |= extra;
-        if (!(g->present & GCEV_STATS_GC_HAS_PROMOTED) && (g->present & GCEV_STATS_GC_HAS_MARKS)) {
-            /* without HeapStats, what the mark phase promoted is the best figure */
-            uint64_t b = 0;
-            int any = 0;
-            for (int k = 0; k < GCEV_STATS_ROOT_KINDS; k++) {
-                b += g->marks[k].bytes;
-                any |= g->marks[k].present;
-            }
-            if (any) {
-                g->promoted_bytes = b;
-                g->present |= GCEV_STATS_GC_HAS_PROMOTED;
-            }
-        }
     }
 }
 
