@@ -198,7 +198,9 @@ refused)
 permission)
     [ "$(id -u)" -eq 0 ] || fail "needs root"
     start_workload
-    timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$GCEV" watch "$wl" >"$dir/out" 2>"$dir/err"
+    # gcev from a place nobody may reach (the build tree may sit in a 0700 folder)
+    cp "$GCEV" "$dir/gcev" && chmod 755 "$dir/gcev"
+    timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$dir/gcev" watch "$wl" >"$dir/out" 2>"$dir/err"
     rc=$?
     [ "$rc" -eq 5 ] || fail "exit status $rc, expected 5"
     grep -q "the diagnostic socket belongs to another user" "$dir/err" || fail "message: $(cat "$dir/err")"
