@@ -65,6 +65,12 @@ static void test_encode_array_view_must_match_its_count_field(void **state)
     e->count = 3; /* the count field says 3, the view holds 2 */
     assert_int_equal(gcev_encode(&ev, b, sizeof b, &n, &err), GCEV_E_BAD_COUNT);
     assert_string_equal(err.field, "Values");
+    uint8_t three[3 * 21] = {0};
+    e->values.data = three;
+    e->values.size = sizeof three; /* bytes for 3, a view that says 2 elements */
+    assert_int_equal(gcev_encode(&ev, b, sizeof b, &n, &err), GCEV_E_BAD_COUNT);
+    assert_string_equal(err.field, "Values");
+    e->values.data = elems;
     e->count = 2;
     e->values.size = 2 * 17; /* 4-byte-pointer elements into an 8-byte-pointer payload */
     assert_int_equal(gcev_encode(&ev, b, sizeof b, &n, &err), GCEV_E_BAD_COUNT);
