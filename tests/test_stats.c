@@ -1469,6 +1469,42 @@ static void test_stats_scenarios_corrected(void **state)
     gcev_stats_free(s);
 }
 
+/* Another thread's SuspendEEEnd while the background GC's own suspension is open (the
+ * sampler's, whose SuspendEEBegin preceded the trace) changes nothing of the BGC. */
+static const gcev_stats_gc *bgc_with_final_phase(sink *k, int foreign_end)
+{
+    gcev_stats *s = new_model(k, 8);
+    suspend(k, 10.0, TID_BGC, R_SUSPEND_FOR_GC_PREP);
+    suspend_end(k, 10.2, TID_BGC);
+    gc_start(k, 10.5, TID_BGC, 4, 2, 0, GCEV_STATS_BACKGROUND);
+    restart(k, 11.0, TID_BGC);
+    suspend(k, 20.0, TID_BGC, R_SUSPEND_FOR_GC_PREP); /* the BGC suspends again */
+    if (foreign_end) {
+        suspend_end(k, 20.05, TID_SAMPLER); /* not its end */
+    }
+    suspend_end(k, 20.1, TID_BGC);
+    restart(k, 21.0, TID_BGC);
+    gc_end(k, 30.0, TID_BGC, 4, 2);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    return gcev_stats_gc_find(s, 4);
+}
+
+static void test_stats_foreign_suspend_end_during_bgc_suspension_is_ignored(void **state)
+{
+    (void)state;
+    sink a, b;
+    const gcev_stats_gc *plain = bgc_with_final_phase(&a, 0);
+    const gcev_stats_gc *with = bgc_with_final_phase(&b, 1);
+    assert_true(plain->present & GCEV_STATS_GC_HAS_SUSPENSION);
+    assert_true(plain->suspension_ms > 0.25); /* both of its suspensions */
+    assert_true(near(with->suspension_ms, plain->suspension_ms));
+    assert_true(near(with->pause_ms, plain->pause_ms));
+    assert_int_equal(with->suspensions, plain->suspensions);
+    assert_int_equal(with->present, plain->present);
+    gcev_stats_free(a.s);
+    gcev_stats_free(b.s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1497,6 +1533,7 @@ int main(void)
         cmocka_unit_test(test_stats_loh_waits_of_a_bgc),
         cmocka_unit_test(test_stats_accessors_null_and_range),
         cmocka_unit_test(test_stats_scenarios_corrected),
+        cmocka_unit_test(test_stats_foreign_suspend_end_during_bgc_suspension_is_ignored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
