@@ -138,6 +138,40 @@ stats_record)
     grep -q '"gcs":\[$' "$dir/live.json" || grep -q '"number":' "$dir/live.json" || fail "no GC in the analysis"
     echo "stats --pid equals stats FILE ($(grep -c '"number":' "$dir/live.json") GCs)"
     ;;
+watch_vs_stats)
+    # watch's per-GC lines (stream order, per-thread pairing) against gcev stats on the same
+    # stream (timestamp order): the same pause, promoted bytes and heap size after (the sum
+    # of "heap", the generations summed over the heaps), per GC
+    start_workload
+    timeout 60 "$GCEV" watch "$wl" --duration 3 --format jsonl --record "$dir/v.nettrace" >"$dir/out" \
+        2>"$dir/err" || fail "watch failed"
+    # one GC a line, each starting with its number (other lines, e.g. a process's longest
+    # pauses, also name GC numbers)
+    "$GCEV" stats --format json "$dir/v.nettrace" 2>/dev/null | grep '^ *{"number":' | awk '
+        { match($0, /"number":[0-9]+/); n = substr($0, RSTART + 9, RLENGTH - 9)
+          p = "-"; if (match($0, /"pause_ms":[0-9.]+/)) p = substr($0, RSTART + 11, RLENGTH - 11)
+          pr = "-"; if (match($0, /"promoted_bytes":[0-9]+/)) pr = substr($0, RSTART + 17, RLENGTH - 17)
+          h = 0; any = 0; rest = ""
+          i = index($0, "\"heap\":["); if (i) { rest = substr($0, i); rest = substr(rest, 1, index(rest, "]")) }
+          while (match(rest, /"size_after":[0-9]+/)) { h += substr(rest, RSTART + 13, RLENGTH - 13); any = 1
+                                                       rest = substr(rest, RSTART + RLENGTH) }
+          printf "%s %s %s %s\n", n, p, pr, any ? h : "-" }' | sort -n >"$dir/stats.gcs"
+    grep '"complete":true' "$dir/out" | awk '
+        { match($0, /"gc":[0-9]+/); n = substr($0, RSTART + 5, RLENGTH - 5)
+          p = "-"; if (match($0, /"pause_ms":[0-9.]+/)) p = substr($0, RSTART + 11, RLENGTH - 11)
+          pr = "-"; if (match($0, /"promoted_bytes":[0-9]+/)) pr = substr($0, RSTART + 17, RLENGTH - 17)
+          h = "-"; if (match($0, /"heap_after_bytes":[0-9]+/)) h = substr($0, RSTART + 19, RLENGTH - 19)
+          printf "%s %s %s %s\n", n, p, pr, h }' | sort -n >"$dir/watch.gcs"
+    n=$(wc -l <"$dir/watch.gcs")
+    [ "$n" -gt 0 ] || fail "no complete GC watched"
+    join "$dir/watch.gcs" "$dir/stats.gcs" | awk -v n="$n" '
+        { d = $2 - $5; if (d < 0) d = -d
+          if ($2 == "-" || $5 == "-" || d > 0.0015 || $3 != $6 || $4 != $7) { print "GC " $1 ": watch " $2 " " $3 " " $4 \
+              ", stats " $5 " " $6 " " $7; bad++ } ok++ }
+        END { if (ok != n) { print ok " of " n " watched GCs found in stats"; bad++ } exit bad > 0 }' >"$dir/cmp" ||
+        fail "$(head -5 "$dir/cmp")"
+    echo "watch and stats agree on pause, promoted bytes and heap size after for $n GCs"
+    ;;
 report)
     start_workload
     timeout 60 "$GCEV" report --pid "$wl" --duration 2 -o "$dir/live.html" --record "$dir/r.nettrace" \
