@@ -493,6 +493,36 @@ static void ipc_seeds(void)
     put("ipc", "process_info2", b, n);
 }
 
+/* fuzz_report: options, four facts (markup and invalid UTF-8), then 7-byte GC records. */
+static void report_seeds(void)
+{
+    uint8_t b[6 + 12 + 7 * 64];
+    static const char facts[] = "</script>\xff\x01app\xc3";
+    b[0] = 0;
+    b[1] = 0;
+    for (int i = 0; i < 4; i++) {
+        b[2 + i] = 3;
+    }
+    memcpy(b + 6, facts, 12);
+    size_t n = 18;
+    for (int g = 0; g < 64; g++) {
+        uint8_t *r = b + n;
+        r[0] =
+            (uint8_t)((g % 3) | (g % 9 == 8 ? 1 << 2 : 0) | (g == 30 ? 0x10 : 0) | (g % 17 == 0 ? 0x80 : 0));
+        r[1] = (uint8_t)(40 + g);
+        r[2] = 0;
+        r[3] = (uint8_t)(g * 37);
+        r[4] = (uint8_t)(g == 40 ? 60 : 2);
+        r[5] = (uint8_t)(3 + g % 5);
+        r[6] = (uint8_t)(10 + g / 8);
+        n += 7;
+    }
+    put("report", "mixed", b, n);
+    b[0] = 8; /* 64 marks: decimated */
+    put("report", "decimated", b, n);
+    put("report", "facts-only", b, 18);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -509,6 +539,7 @@ int main(int argc, char **argv)
     xpress_streams();
     etl_seed();
     ipc_seeds();
+    report_seeds();
     manifest_seeds(argv[2], "manifest");
     manifest_seeds(argv[2], "tests/manifests");
     if (argc > 3) {
