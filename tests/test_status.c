@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <gcev/gcev_stats.h>
 #include <gcev/gcev_trace.h>
 #include <gcev/gcev_writer.h>
 
@@ -358,6 +359,35 @@ static void test_status_nomem_opening_a_trace(void **state)
     free(b);
 }
 
+/* Out of memory while a trace is read into a GC model: GCEV_E_NOMEM with every member of the
+ * error set, and the model finished (it refuses more events; freeing it frees everything). */
+static void test_status_nomem_reading_a_trace_into_stats(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *b = sample(&n);
+    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace *t;
+    assert_int_equal(gcev_trace_open_memory(b, n, &o, &t, NULL), GCEV_OK);
+    gcev_stats *s;
+    assert_int_equal(gcev_stats_create(NULL, &s), GCEV_OK);
+    gcev_error e = poisoned();
+    fail_allocations = 1;
+    gcev_status st = gcev_stats_read_trace(s, t, NULL, NULL, &e);
+    fail_allocations = 0;
+    assert_int_equal(st, GCEV_E_NOMEM);
+    assert_int_equal(e.code, GCEV_E_NOMEM);
+    assert_non_null(e.message);
+    assert_true(e.offset <= n);
+    gcev_stats_input in = {0};
+    assert_int_equal(gcev_stats_add(s, &in), GCEV_E_INVALID_ARG);
+    gcev_status again = gcev_stats_finish(s);
+    assert_int_equal(gcev_stats_finish(s), again); /* the same every time */
+    gcev_stats_free(s);
+    gcev_trace_close(t);
+    free(b);
+}
+
 static void test_status_every_code_has_a_message(void **state)
 {
     (void)state;
@@ -393,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_status_io_missing_file),
         cmocka_unit_test(test_status_limit_block_larger_than_the_limit),
         cmocka_unit_test(test_status_nomem_opening_a_trace),
+        cmocka_unit_test(test_status_nomem_reading_a_trace_into_stats),
         cmocka_unit_test(test_status_every_code_has_a_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

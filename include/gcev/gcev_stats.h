@@ -20,11 +20,27 @@
  * carries its process id, and gcev_stats_process_*() give each process's own
  * GC list and summaries.
  *
- * Memory: the model allocates per GC (amortized growth of its GC list) and for
- * the segment/handle tables, which are bounded by gcev_stats_options; it never
- * allocates per event otherwise. Records returned by the accessors are owned by
- * the model and valid until gcev_stats_free(). One model must not be used from
- * two threads at once; distinct models are independent.
+ * Conventions of every function here (each function's comment says only what differs):
+ * - NULL: a NULL model (or record) is never dereferenced. Functions returning a status then
+ *   return GCEV_E_INVALID_ARG, accessors return 0 or NULL, gcev_stats_free() and
+ *   gcev_stats_note_dropped() do nothing.
+ * - Ownership: the model owns every record it returns (gcev_stats_gc, _heap, _process, ...);
+ *   the caller never frees or changes them. After gcev_stats_finish() they stay valid and
+ *   unchanged until gcev_stats_free(). Before it, feeding more events may move them (the GC
+ *   list grows): fetch them again after each gcev_stats_add*(). The names the *_name()
+ *   functions return are static strings, valid for the life of the program.
+ * - What is known when: a GC's record fills in as its events arrive. The values TraceEvent
+ *   computes when a GC ends (sizes before and peak, allocation since the last GC, the pause
+ *   share, mark times, pin sizes, condemned reasons, heap sizes after from the histories), the
+ *   per-process and per-generation summaries, the pause distributions and the never-freed
+ *   lists are computed by gcev_stats_finish(); read them after it.
+ * - Memory: the model allocates as GCs arrive (amortized growth of its GC list, per-heap
+ *   records, pin and wait tables), bounded by gcev_stats_options, and in gcev_stats_finish();
+ *   accessors never allocate. No function does I/O except gcev_stats_read_trace() (through
+ *   the trace reader).
+ * - Thread-safety: a model must not be used from two threads at once while it is fed or
+ *   finished. A finished model may be read from several threads at once (the accessors only
+ *   read). Distinct models are independent; the library keeps no mutable global state.
  */
 #ifndef GCEV_STATS_H
 #define GCEV_STATS_H
@@ -47,7 +63,7 @@ typedef enum gcev_stats_gc_type {
                                 * background GC is in progress (PerfView's definition) */
 } gcev_stats_gc_type;
 
-/* "blocking", "background", "foreground"; NULL for other values. */
+/* "blocking", "background", "foreground" (static strings); NULL for other values. */
 GCEV_API const char *gcev_stats_gc_type_name(uint32_t type);
 
 /* Heap generations reported by the runtime: 0, 1, 2, LOH (3), POH (4). */
@@ -55,7 +71,7 @@ enum { GCEV_STATS_GENS = 5 };
 /* GCRootKindMap values 0..9 (Stack ... BGC), the kinds GCMarkWithType reports. */
 enum { GCEV_STATS_ROOT_KINDS = 10 };
 
-/* "gen0", "gen1", "gen2", "loh", "poh"; NULL for other indexes. */
+/* "gen0", "gen1", "gen2", "loh", "poh" (static strings); NULL for other indexes. */
 GCEV_API const char *gcev_stats_gen_name(unsigned gen);
 
 /* gcev_stats_gen_heap.present bits. */
@@ -534,13 +550,14 @@ typedef struct gcev_stats_options {
 typedef struct gcev_stats gcev_stats;
 
 /*
- * Creates an empty model. opts may be NULL (defaults). *out receives the model,
- * or NULL on failure. Returns GCEV_OK, GCEV_E_INVALID_ARG (out NULL) or
- * GCEV_E_NOMEM. Free with gcev_stats_free().
+ * Creates an empty model. opts may be NULL: every option at its default (a zero member also
+ * means its default). On success returns GCEV_OK and *out owns the model: free it with
+ * gcev_stats_free(). On failure *out is NULL (when out is not NULL) and the status is
+ * GCEV_E_INVALID_ARG (out NULL) or GCEV_E_NOMEM.
  */
 GCEV_API gcev_status gcev_stats_create(const gcev_stats_options *opts, gcev_stats **out);
 
-/* Frees the model and every record it returned (NULL allowed). */
+/* Frees the model and every record, list and string it returned. s may be NULL. */
 GCEV_API void gcev_stats_free(gcev_stats *s);
 
 /* One event given as raw bytes, for profilers that do not use gcev's readers. */
@@ -557,113 +574,150 @@ typedef struct gcev_stats_input {
 } gcev_stats_input;
 
 /*
- * Feeds one event (timestamp order). Events of other providers or families only
- * extend the time span. The payload is decoded and not kept. Returns GCEV_OK
- * (used or ignored), GCEV_E_INVALID_ARG (s or in NULL, or after finish), or
- * the decode error of a malformed GC payload (the event is then skipped and
- * counted in summary.decode_errors; the model stays usable), or GCEV_E_NOMEM.
+ * Feeds one event; events must come in timestamp order (ties in any order). The payload is
+ * decoded and not kept: in->payload need only be valid during the call. Events of other
+ * providers, or that are not GC events, only extend the time span (summary.events,
+ * first_ms/last_ms). Returns:
+ * - GCEV_OK: the event was used or ignored;
+ * - GCEV_E_INVALID_ARG: s or in NULL, or the model is finished;
+ * - a decode status (GCEV_E_TRUNCATED, GCEV_E_BAD_COUNT, GCEV_E_BAD_POINTER_SIZE, ...; see
+ *   gcev_decode()) for a malformed GC payload: the event is skipped and counted in
+ *   summary.decode_errors, and the model stays usable;
+ * - GCEV_E_NOMEM: the event could not be recorded; the model stays usable (the GC it
+ *   belonged to may lack it) and may be fed on or finished.
+ * Events of a process past max_processes are counted only and return GCEV_OK.
  */
 GCEV_API gcev_status gcev_stats_add(gcev_stats *s, const gcev_stats_input *in);
 
-/* Same, from a trace reader's event (uses ev->ms, ev->thread_id, ev->pointer_size). */
+/*
+ * As gcev_stats_add() for an event of a trace reader (its provider, id, version,
+ * pointer_size, payload, ms, thread_id and process_id). ev's payload need only be valid
+ * during the call. GCEV_E_INVALID_ARG when s or ev is NULL or the model is finished.
+ */
 GCEV_API gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_event *ev);
 
 /*
- * Same, for an event the caller already decoded (ev->desc must be set: the
- * family is taken from ev->desc->family). Returns GCEV_OK, GCEV_E_INVALID_ARG
- * or GCEV_E_NOMEM.
+ * As gcev_stats_add() for an event the caller already decoded (gcev_decode()): ev->desc
+ * must be set, ev->family says which member of ev->u holds the fields, and the views in ev
+ * need only be valid during the call. The event is process 0's. Returns GCEV_OK,
+ * GCEV_E_INVALID_ARG (s or ev NULL, ev->desc NULL, or the model finished) or GCEV_E_NOMEM.
  */
 GCEV_API gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double ms,
                                             uint64_t thread_id);
-/* Same, for an event of process process_id (gcev_stats_add_decoded() uses process 0). */
+/* As gcev_stats_add_decoded() for an event of process process_id. */
 GCEV_API gcev_status gcev_stats_add_decoded_process(gcev_stats *s, const gcev_event *ev, double ms,
                                                     uint64_t thread_id, uint32_t process_id);
 
 /*
- * Reports that `count` events were lost just before time `ms` (e.g. the growth
- * of gcev_trace_dropped_events()). GCs open at that point are flagged
- * GCEV_STATS_GC_INCOMPLETE, and every output should say that pairing and stats
- * may be incomplete. NULL s is ignored.
+ * Reports that `count` events were lost just before time `ms` (e.g. the growth of
+ * gcev_trace_dropped_events()): the GCs open at that point, and the GC that ended last and
+ * still waits for its GCHeapStats, are flagged GCEV_STATS_GC_INCOMPLETE, and
+ * summary.dropped_events grows by count. Outputs should then say that pairing and
+ * statistics may be incomplete. Does nothing when s is NULL or count is 0.
  */
 GCEV_API void gcev_stats_note_dropped(gcev_stats *s, uint64_t count, double ms);
 
 /*
- * Ends the feed: closes pending suspensions, resolves "absent" bits, builds the
- * summaries and the never-freed lists. Idempotent; feeding afterwards returns
- * GCEV_E_INVALID_ARG. Returns GCEV_OK, GCEV_E_INVALID_ARG (s NULL) or GCEV_E_NOMEM.
+ * Ends the feed: closes what is still open (a suspension without RestartEEEnd keeps its
+ * pause unknown), computes the values of each GC's end, the summaries, the pause
+ * distributions and the never-freed lists. Returns GCEV_OK, GCEV_E_INVALID_ARG (s NULL) or
+ * GCEV_E_NOMEM (the model is finished all the same, its summaries and lists partial).
+ * Idempotent: a later call changes nothing and returns what the first one did. Feeding a
+ * finished model returns GCEV_E_INVALID_ARG.
  */
 GCEV_API gcev_status gcev_stats_finish(gcev_stats *s);
 
-/* Called every 1024 events by gcev_stats_read_trace (file_size 0 for streams);
- * gcev_trace_bytes_read() on the trace says how far the reader is. */
+/*
+ * Called by gcev_stats_read_trace() every 65536 events: events read so far, the reader's
+ * file offset and the file's size (0 for streams). It must not use the model or the trace.
+ */
 typedef void (*gcev_stats_progress_fn)(void *ctx, uint64_t events, uint64_t file_offset, uint64_t file_size);
 
 /*
  * Reads every remaining event of `t` into the model, reporting dropped events
- * as they are detected, then calls gcev_stats_finish(). progress may be NULL.
- * Open the trace with GCEV_TRACE_ORDER_TIME: the model needs timestamp order.
- * Returns GCEV_OK at the clean end of the trace, or the reader's error (err
- * filled; the model then holds, finished, every event before the fault), or
- * GCEV_E_NOMEM / GCEV_E_INVALID_ARG (s or t NULL).
+ * (gcev_trace_dropped_events()) as they are detected, then calls gcev_stats_finish().
+ * Open the trace with GCEV_TRACE_ORDER_TIME: the model needs timestamp order. progress and
+ * err may be NULL; ctx is passed to progress. t stays open (the caller closes it).
+ * Returns GCEV_OK at the clean end of the trace; the reader's error status (err filled as
+ * gcev_trace_next() fills it), with the model holding, finished, every event before the
+ * fault; GCEV_E_NOMEM (err filled: offset = gcev_trace_bytes_read(); the model finished
+ * with what it holds, as gcev_stats_finish() leaves it); or GCEV_E_INVALID_ARG (s or t NULL,
+ * or the model finished; err untouched).
+ * Malformed GC payloads are skipped and counted (summary.decode_errors), as by
+ * gcev_stats_add().
  */
 GCEV_API gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_stats_progress_fn progress,
                                            void *ctx, gcev_error *err);
 
 /* ------------------------------------------------------------------------ */
-/* Results (valid after gcev_stats_finish; NULL s gives 0 / NULL)            */
+/* Results (NULL s gives 0 / NULL; see "What is known when" above)           */
 /* ------------------------------------------------------------------------ */
 
-/* GCs in start order. */
+/* GCs of every process, in start order. */
 GCEV_API size_t gcev_stats_gc_count(const gcev_stats *s);
-/* The i-th GC, or NULL when i >= count. */
+/* The i-th GC, or NULL when i >= gcev_stats_gc_count(). */
 GCEV_API const gcev_stats_gc *gcev_stats_gc_at(const gcev_stats *s, size_t i);
-/* The last GC with this number (GCStart Count), or NULL. */
+/* The last GC (any process) with this number (GCStart Count), or NULL. Per process:
+ * gcev_stats_process_gc_at(). */
 GCEV_API const gcev_stats_gc *gcev_stats_gc_find(const gcev_stats *s, uint32_t number);
 
-/* Whole-trace summary; NULL pointer returned only for NULL s. */
+/* Whole-trace summary (all processes); NULL only for NULL s. */
 GCEV_API const gcev_stats_summary *gcev_stats_get_summary(const gcev_stats *s);
-/* Generation 0, 1 or 2; NULL otherwise. */
+/* Summary of the GCs of generation gen (0, 1 or 2), all processes; NULL for other gen. */
 GCEV_API const gcev_stats_gen_summary *gcev_stats_generation(const gcev_stats *s, unsigned gen);
 
-/* AppDomains with survived bytes after the last full blocking GC, by first appearance. */
+/* AppDomains with survived bytes after the last full blocking GC, by first appearance;
+ * NULL when i >= the count. */
 GCEV_API size_t gcev_stats_appdomain_count(const gcev_stats *s);
 GCEV_API const gcev_stats_appdomain *gcev_stats_appdomain_at(const gcev_stats *s, size_t i);
 
-/* Pairing counts; NULL for NULL s. */
+/* Pairing counts of segments and of GC handles; NULL for NULL s. */
 GCEV_API const gcev_stats_pairing *gcev_stats_segment_pairing(const gcev_stats *s);
 GCEV_API const gcev_stats_pairing *gcev_stats_handle_pairing(const gcev_stats *s);
-/* Never-freed segments and handles, in creation-time order (count == pairing->live). */
+/* Never-freed segments and handles, in creation-time order (pairing->live of them); NULL
+ * when i >= that count or before gcev_stats_finish(). */
 GCEV_API const gcev_stats_segment *gcev_stats_live_segment_at(const gcev_stats *s, size_t i);
 GCEV_API const gcev_stats_handle *gcev_stats_live_handle_at(const gcev_stats *s, size_t i);
 
-/* Per-heap records of g (g->heaps of them, by heap number), or NULL when i >= g->heaps. */
+/*
+ * Per-heap records of g (g->heaps of them, by heap number), or NULL when i >= g->heaps or g
+ * is not one of s's records (NULL included).
+ */
 GCEV_API const gcev_stats_heap *gcev_stats_gc_heap_at(const gcev_stats *s, const gcev_stats_gc *g, size_t i);
-/* LOH allocation waits during background GC g (g->loh_waits), in order of first event; NULL past the end. */
+/* LOH allocation waits during background GC g (g->loh_waits), in order of first event; NULL
+ * past the end or for a g not of s. */
 GCEV_API const gcev_stats_loh_wait *gcev_stats_gc_loh_wait_at(const gcev_stats *s, const gcev_stats_gc *g,
                                                               size_t i);
-/* GCFitBucketInfo elements of g (g->fit_buckets), in event order; NULL past the end. */
+/* GCFitBucketInfo elements of g (g->fit_buckets), in event order; NULL past the end or for a
+ * g not of s. */
 GCEV_API const gcev_stats_fit_bucket *gcev_stats_gc_fit_bucket_at(const gcev_stats *s, const gcev_stats_gc *g,
                                                                   size_t i);
 
-/* Processes that logged GC events, by first appearance. */
+/* Processes that logged GC events, by first appearance (at most max_processes). */
 GCEV_API size_t gcev_stats_process_count(const gcev_stats *s);
+/* The i-th process, or NULL when i >= gcev_stats_process_count(). */
 GCEV_API const gcev_stats_process *gcev_stats_process_at(const gcev_stats *s, size_t i);
-/* The process with this id, or NULL. */
+/* The process with this id (0: events without a process id), or NULL. */
 GCEV_API const gcev_stats_process *gcev_stats_process_find(const gcev_stats *s, uint32_t process_id);
-/* The j-th GC (start order) of process p (p->gc_count of them); NULL past the end. */
+/* The j-th GC (start order) of process p (p->gc_count of them); NULL past the end or for a p
+ * not of s (NULL included). */
 GCEV_API const gcev_stats_gc *gcev_stats_process_gc_at(const gcev_stats *s, const gcev_stats_process *p,
                                                        size_t j);
-/* The process's complete GCs with the longest pauses, longest first (p->longest of them). */
+/* The process's complete GCs with the longest pauses, longest first, equal pauses in start
+ * order (p->longest of them, at most 10); NULL past the end, for a p not of s, or before
+ * gcev_stats_finish(). */
 GCEV_API const gcev_stats_gc *gcev_stats_process_longest_at(const gcev_stats *s, const gcev_stats_process *p,
                                                             size_t k);
 
 /*
- * PerfView's generation label of g ("2NI": generation, N/B/F for the type, I induced or
- * i induced-not-forced; TraceEvent's GCGenerationName) into buf, snprintf semantics.
+ * PerfView's generation label of g ("2NI": generation, N/B/F for the type, I induced or i
+ * induced-not-forced; TraceEvent's GCGenerationName) into buf, with snprintf semantics: at
+ * most n bytes including the NUL (buf may be NULL when n is 0); returns the label's length.
+ * A NULL g writes "" (when n > 0) and returns 0.
  */
 GCEV_API size_t gcev_stats_gc_label(const gcev_stats_gc *g, char *buf, size_t n);
 
-/* How many events of a compiled family were fed (gcev_family value); 0 for others. */
+/* How many events of a compiled family (gcev_family value) were fed; 0 for others. */
 GCEV_API uint64_t gcev_stats_family_count(const gcev_stats *s, uint16_t family);
 
 #ifdef __cplusplus

@@ -120,16 +120,15 @@ gcev_status gcev_stats_finish(gcev_stats *s)
         return GCEV_E_INVALID_ARG;
     }
     if (s->finished) {
-        return GCEV_OK;
+        return s->finish_status;
     }
     /* A suspension still open has no RestartEEEnd: its pause stays unknown. */
     gcev_status st = gcev_stats_lifetimes_finish(s);
     if (st == GCEV_OK) {
         st = gcev_stats_summary_finish(s);
     }
-    if (st != GCEV_OK) {
-        return st;
-    }
+    /* finished either way: the summaries are not built twice (a failure leaves them partial) */
     s->finished = 1;
-    return GCEV_OK;
+    s->finish_status = st;
+    return st;
 }

@@ -114,10 +114,12 @@ gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_stats_progr
     free(dq.q);
     gcev_status fin = gcev_stats_finish(s);
     if (st == GCEV_END) {
-        return fin;
+        st = fin;
     }
     if (st == GCEV_E_NOMEM && err) {
         err->code = st;
+        err->offset = gcev_trace_bytes_read(t);
+        err->field = NULL;
         err->message = gcev_status_str(st);
     }
     return st;

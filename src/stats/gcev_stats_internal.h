@@ -133,6 +133,7 @@ struct gcev_stats {
     gcev_stats_options opts;
     int compat; /* reproduce TraceEvent (quirks recorded) */
     int finished;
+    gcev_status finish_status; /* what gcev_stats_finish() returned (GCEV_E_NOMEM: partial results) */
     gcev_stats_gc *gcs;
     stats_gcx *gcx;
     size_t ngcs, cap_gcs;
