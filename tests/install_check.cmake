@@ -60,7 +60,8 @@ set(top "${root}${prefix}")
 set(lib "${top}/${libdir}")
 
 # ---- the files a user expects --------------------------------------------------
-foreach(f include/gcev/gcev.h include/gcev/gcev_trace.h include/gcev/gcev_stats.h include/gcev/gcev_events.h
+foreach(f include/gcev/gcev.h include/gcev/gcev_trace.h include/gcev/gcev_stats.h include/gcev/gcev_report.h
+          include/gcev/gcev_events.h
           ${libdir}/libgcev.a ${libdir}/libgcev.so ${libdir}/cmake/gcev/gcevConfig.cmake
           ${libdir}/cmake/gcev/gcevConfigVersion.cmake ${libdir}/pkgconfig/gcev.pc bin/gcev
           share/man/man1/gcev.1)
