@@ -596,6 +596,50 @@ static void test_nettrace_v6_label_lists_override_metadata(void **s)
     gcev_writer_free(t.w);
 }
 
+/* ev->kind: one key per metadata record, the same for every event of it, in file and
+ * time order, for every format version and header layout. */
+static void test_nettrace_kind_is_one_key_per_metadata_record(void **s)
+{
+    (void)s;
+    static const uint32_t format_versions[] = {3, 4, 5, 6};
+    for (size_t v = 0; v < sizeof format_versions / sizeof format_versions[0]; v++) {
+        for (int compressed = 0; compressed < (format_versions[v] >= 4 ? 2 : 1); compressed++) {
+            for (uint32_t order = 0; order < 2; order++) {
+                wtrace t;
+                wt_start(&t, format_versions[v], compressed);
+                uint32_t a = wt_define(&t, "ProvA", 1, "EventA", field_a, 1);
+                uint32_t b = wt_define(&t, "ProvB", 2, "EventB", field_b, 2);
+                for (int i = 0; i < 6; i++) {
+                    wt_event(&t, i % 3 ? a : b, 5 + (uint64_t)(i % 2), 100 + i, 0);
+                }
+                wt_finish(&t);
+                gcev_trace_options opts = {order, 0};
+                gcev_trace *tr;
+                gcev_error err;
+                assert_int_equal(gcev_trace_open_memory(t.data, t.size, &opts, &tr, &err), GCEV_OK);
+                const void *kind_a = NULL, *kind_b = NULL;
+                gcev_trace_event ev;
+                int n = 0;
+                while (gcev_trace_next(tr, &ev, &err) == GCEV_OK) {
+                    assert_non_null(ev.kind);
+                    const void **k = ev.event_id == 1 ? &kind_a : &kind_b;
+                    if (!*k) {
+                        *k = ev.kind;
+                    }
+                    assert_ptr_equal(ev.kind, *k);
+                    n++;
+                }
+                assert_int_equal(n, 6);
+                assert_non_null(kind_a);
+                assert_non_null(kind_b);
+                assert_ptr_not_equal(kind_a, kind_b);
+                gcev_trace_close(tr);
+                gcev_writer_free(t.w);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -615,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_nettrace_v6_thread_flush_forgets_sequence_numbers),
         cmocka_unit_test(test_nettrace_sync_time_utc_is_the_header_systemtime),
         cmocka_unit_test(test_nettrace_v6_label_lists_override_metadata),
+        cmocka_unit_test(test_nettrace_kind_is_one_key_per_metadata_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

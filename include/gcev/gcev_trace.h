@@ -122,6 +122,15 @@ typedef struct gcev_trace_event {
     uint8_t no_event_id;
     /* The process's name as the trace records it per event (CTF procname), else NULL. */
     const char *process_name;
+    /*
+     * The metadata record the event was read with, as an opaque key: events with the
+     * same non-NULL kind have the same provider (name, GUID, compiled provider), event
+     * id, event name and field list, and the same version, opcode, level and keywords
+     * unless a V6 label list overrides them per event. Lets a program keep per-kind
+     * tables without comparing strings (gcev count does). Valid until
+     * gcev_trace_close(); NULL when the reader has no such record (ETL, CTF).
+     */
+    const void *kind;
 } gcev_trace_event;
 
 /* Reads up to n bytes into buf; returns bytes read, 0 at end, -1 on error. */

@@ -2,7 +2,9 @@
 #include "cli_trace.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -110,4 +112,106 @@ void gcev_cli_trace_error(const char *cmd, const char *path, gcev_trace *t, gcev
         }
     }
     trace_message(cmd, path, st, err, os_errno, 0);
+}
+
+static char *kind_dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) {
+        memcpy(d, s, n);
+    }
+    return d;
+}
+
+/* Fills x with what ev's kind prints as; 0 when out of memory. */
+static int kind_fill(gcev_cli_kind *x, const gcev_trace_event *ev)
+{
+    char gbuf[37];
+    x->key = ev->kind;
+    x->version = ev->version;
+    x->desc = gcev_cli_event_desc(ev);
+    x->provider = kind_dup(gcev_cli_provider_label(ev, gbuf));
+    x->name = kind_dup(gcev_cli_event_name(ev));
+    x->row = SIZE_MAX;
+    return x->provider && x->name;
+}
+
+static size_t kind_hash(const void *key, uint16_t version, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15) ^ version;
+    return (size_t)(h ^ h >> 29) & (cap - 1);
+}
+
+static int kinds_grow(gcev_cli_kinds *k)
+{
+    size_t cap = k->cap ? k->cap * 2 : 256;
+    gcev_cli_kind *slots = calloc(cap, sizeof *slots);
+    if (!slots) {
+        return 0;
+    }
+    for (size_t i = 0; i < k->cap; i++) {
+        if (k->slots[i].key) {
+            size_t j = kind_hash(k->slots[i].key, k->slots[i].version, cap);
+            while (slots[j].key) {
+                j = (j + 1) & (cap - 1);
+            }
+            slots[j] = k->slots[i];
+        }
+    }
+    free(k->slots);
+    k->slots = slots;
+    k->cap = cap;
+    k->last = NULL; /* it pointed into the old slots */
+    return 1;
+}
+
+gcev_cli_kind *gcev_cli_kind_find(gcev_cli_kinds *k, const gcev_trace_event *ev)
+{
+    if (!ev->kind) {
+        /* not kept: the event's own strings (and the GUID text in k), as before */
+        gcev_cli_kind *x = &k->scratch;
+        x->key = NULL;
+        x->version = ev->version;
+        x->desc = gcev_cli_event_desc(ev);
+        x->provider = (char *)gcev_cli_provider_label(ev, k->guid);
+        x->name = (char *)gcev_cli_event_name(ev);
+        x->row = SIZE_MAX;
+        return x;
+    }
+    if (k->cap) {
+        for (size_t j = kind_hash(ev->kind, ev->version, k->cap); k->slots[j].key;
+             j = (j + 1) & (k->cap - 1)) {
+            if (k->slots[j].key == ev->kind && k->slots[j].version == ev->version) {
+                return k->last = &k->slots[j];
+            }
+        }
+    }
+    if (2 * (k->n + 1) > k->cap && !kinds_grow(k)) {
+        return NULL;
+    }
+    size_t j = kind_hash(ev->kind, ev->version, k->cap);
+    while (k->slots[j].key) {
+        j = (j + 1) & (k->cap - 1);
+    }
+    if (!kind_fill(&k->slots[j], ev)) {
+        free(k->slots[j].provider);
+        free(k->slots[j].name);
+        k->slots[j].key = NULL;
+        return NULL;
+    }
+    k->n++;
+    return k->last = &k->slots[j];
+}
+
+void gcev_cli_kinds_free(gcev_cli_kinds *k)
+{
+    for (size_t i = 0; i < k->cap; i++) {
+        if (k->slots[i].key) {
+            free(k->slots[i].provider);
+            free(k->slots[i].name);
+        }
+    }
+    free(k->slots);
+    memset(k, 0, sizeof *k);
 }

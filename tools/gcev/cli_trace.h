@@ -4,6 +4,7 @@
 #define GCEV_CLI_TRACE_H
 
 #include <gcev/gcev_trace.h>
+#include <stddef.h>
 
 /* Opens FILE, or standard input for "-"; prints the error and returns nonzero on failure. */
 int gcev_cli_open_trace(const char *cmd, const char *path, const gcev_trace_options *opts, gcev_trace **out);
@@ -13,6 +14,45 @@ const char *gcev_cli_provider_label(const gcev_trace_event *ev, char guid_buf[37
 const gcev_event_desc *gcev_cli_event_desc(const gcev_trace_event *ev);
 /* The event's name: the compiled symbol, else the trace's own name. */
 const char *gcev_cli_event_name(const gcev_trace_event *ev);
+/*
+ * What the CLI prints for an event's kind (its metadata record and version): the
+ * provider label, the event name and the compiled descriptor, worked out once per
+ * kind (ev->kind) and kept, so walking a trace does no string work per event. `row`
+ * is the caller's (gcev count's table row); SIZE_MAX until it sets it.
+ */
+typedef struct gcev_cli_kind {
+    const void *key; /* ev->kind, NULL for an unused slot */
+    uint16_t version;
+    const gcev_event_desc *desc;
+    char *provider; /* copies owned by the cache (the event's own strings for an event
+                       without a kind, valid as long as the event) */
+    char *name;
+    size_t row;
+} gcev_cli_kind;
+
+typedef struct gcev_cli_kinds {
+    gcev_cli_kind *slots; /* open addressing by (key, version) */
+    size_t cap, n;
+    gcev_cli_kind scratch; /* the answer for an event without a kind (not kept) */
+    char guid[37];         /* its provider's GUID text */
+    gcev_cli_kind *last;   /* the previous event's (consecutive events often share one) */
+} gcev_cli_kinds;
+
+gcev_cli_kind *gcev_cli_kind_find(gcev_cli_kinds *k, const gcev_trace_event *ev);
+
+/* The kind of ev (cached when ev->kind is set); NULL when out of memory. The result
+ * lives until gcev_cli_kinds_free(), or for an event without a kind until the next
+ * call and as long as the event. */
+static inline gcev_cli_kind *gcev_cli_kind_of(gcev_cli_kinds *k, const gcev_trace_event *ev)
+{
+    gcev_cli_kind *x = k->last;
+    if (ev->kind && x && x->key == ev->kind && x->version == ev->version) {
+        return x;
+    }
+    return gcev_cli_kind_find(k, ev);
+}
+void gcev_cli_kinds_free(gcev_cli_kinds *k);
+
 /*
  * Prints a trace error as "gcev <cmd>: FILE: <what> at offset N": <what> is the
  * reader's message (after the status when the message does not already say it),

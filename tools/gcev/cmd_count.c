@@ -8,6 +8,7 @@
  * manifest) are keyed by provider and name, and listed after the provider's
  * events with an id.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,10 +31,10 @@ typedef struct count_table {
     size_t last; /* consecutive events often share a key */
 } count_table;
 
-static int row_matches(const count_row *r, const char *prov, const gcev_trace_event *ev)
+static int row_matches(const count_row *r, const char *prov, const char *name, const gcev_trace_event *ev)
 {
     if (ev->no_event_id) {
-        return r->no_id && strcmp(r->name, gcev_cli_event_name(ev)) == 0 && strcmp(r->provider, prov) == 0;
+        return r->no_id && strcmp(r->name, name) == 0 && strcmp(r->provider, prov) == 0;
     }
     return !r->no_id && r->id == ev->event_id && r->version == ev->version && strcmp(r->provider, prov) == 0;
 }
@@ -48,43 +49,64 @@ static char *dup_str(const char *s)
     return d;
 }
 
-static int count_add(count_table *t, const gcev_trace_event *ev)
+/* The row of the event's key (provider label, id, version), added when new; SIZE_MAX
+ * when out of memory. */
+static size_t count_row_of(count_table *t, const char *prov, const char *name, const gcev_trace_event *ev)
 {
-    char gbuf[37];
-    const char *prov = gcev_cli_provider_label(ev, gbuf);
-    if (t->n && row_matches(&t->rows[t->last], prov, ev)) {
-        t->rows[t->last].count++;
-        return 1;
+    if (t->n && row_matches(&t->rows[t->last], prov, name, ev)) {
+        return t->last;
     }
     for (size_t i = 0; i < t->n; i++) {
-        if (row_matches(&t->rows[i], prov, ev)) {
-            t->rows[i].count++;
+        if (row_matches(&t->rows[i], prov, name, ev)) {
             t->last = i;
-            return 1;
+            return i;
         }
     }
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
         count_row *r = realloc(t->rows, cap * sizeof *r);
         if (!r) {
-            return 0;
+            return SIZE_MAX;
         }
         t->rows = r;
         t->cap = cap;
     }
     count_row *r = &t->rows[t->n];
     r->provider = dup_str(prov);
-    r->name = dup_str(gcev_cli_event_name(ev));
+    r->name = dup_str(name);
     if (!r->provider || !r->name) {
         free(r->provider);
         free(r->name);
-        return 0;
+        return SIZE_MAX;
     }
     r->id = ev->event_id;
     r->version = ev->version;
     r->no_id = ev->no_event_id;
-    r->count = 1;
+    r->count = 0;
     t->last = t->n++;
+    return t->last;
+}
+
+/* Counts ev: by its kind (the metadata record the reader gives, ev->kind) without
+ * string work once the kind has been seen; by its key's strings otherwise. */
+static int count_add(count_table *t, gcev_cli_kinds *kinds, const gcev_trace_event *ev)
+{
+    gcev_cli_kind *k = gcev_cli_kind_of(kinds, ev);
+    if (!k) {
+        return 0;
+    }
+    if (k->row == SIZE_MAX) {
+        size_t row = count_row_of(t, k->provider, k->name, ev);
+        if (row == SIZE_MAX) {
+            return 0;
+        }
+        t->rows[row].count++;
+        if (k->key) {
+            k->row = row;
+        }
+        return 1;
+    }
+    t->rows[k->row].count++;
     return 1;
 }
 
@@ -184,6 +206,7 @@ int gcev_cmd_count(int argc, char **argv)
         return GCEV_EXIT_USAGE;
     }
     count_table tab = {0};
+    gcev_cli_kinds kinds = {0};
     uint64_t total = 0;
     gcev_trace_event ev;
     gcev_error err = {0};
@@ -192,7 +215,7 @@ int gcev_cmd_count(int argc, char **argv)
     gcev_cli_progress pr;
     gcev_cli_progress_start(&pr, "count", t, 0);
     while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
-        if (!count_add(&tab, &ev)) {
+        if (!count_add(&tab, &kinds, &ev)) {
             st = GCEV_E_NOMEM;
             err.message = "out of memory";
             break;
@@ -205,7 +228,8 @@ int gcev_cmd_count(int argc, char **argv)
         gcev_cli_trace_error("count", path, t, st, &err);
         rc = GCEV_EXIT_TRACE_ERROR;
     }
-    if (tab.n) { /* no event read: rows is NULL, which qsort must not get even for 0 rows */
+    gcev_cli_kinds_free(&kinds); /* their rows are sorted away */
+    if (tab.n) {                 /* no event read: rows is NULL, which qsort must not get even for 0 rows */
         qsort(tab.rows, tab.n, sizeof *tab.rows, row_cmp);
     }
     count_trust k = {gcev_trace_dropped_events(t), 0};

@@ -252,20 +252,27 @@ int gcev_cmd_dump(int argc, char **argv)
     rc = GCEV_EXIT_OK;
     gcev_cli_progress pr;
     gcev_cli_progress_start(&pr, "dump", t, 1);
+    gcev_cli_kinds kinds = {0};
     while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
         gcev_cli_progress_event(&pr);
-        const gcev_event_desc *d = gcev_cli_event_desc(&ev);
+        /* descriptor, provider label and name: once per kind of event, not per event */
+        const gcev_cli_kind *k = gcev_cli_kind_of(&kinds, &ev);
+        if (!k) {
+            st = GCEV_E_NOMEM;
+            err.message = "out of memory";
+            break;
+        }
+        const gcev_event_desc *d = k->desc;
         if (gc_only && !d) {
             continue;
         }
-        char gbuf[37];
         dump_payload p;
         if (!event_payload(&b, &ev, d, &p)) {
             st = GCEV_E_NOMEM;
             err.message = "out of memory";
             break;
         }
-        print_event(fmt, &ev, gcev_cli_provider_label(&ev, gbuf), gcev_cli_event_name(&ev), &p);
+        print_event(fmt, &ev, k->provider, k->name, &p);
         if (gcev_cli_out_failed()) {
             break; /* nowhere to write: the write error is reported on the way out */
         }
@@ -283,6 +290,7 @@ int gcev_cmd_dump(int argc, char **argv)
                 "incomplete\n",
                 (unsigned long long)dropped);
     }
+    gcev_cli_kinds_free(&kinds);
     free(b.fields.s);
     free(b.names.s);
     free(b.hex.s);

@@ -497,6 +497,7 @@ static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event
         /* members added after the reader's fill_event() was written */
         ev->no_event_id = 0;
         ev->process_name = NULL;
+        ev->kind = NULL;
     }
     gcev_error e;
     e.message = NULL;

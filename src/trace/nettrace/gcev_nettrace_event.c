@@ -339,6 +339,7 @@ static gcev_status fill_event(gcev_trace *t, gcev_nettrace *np, const np_meta *m
     ev->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
     ev->no_event_id = 0;
     ev->process_name = NULL;
+    ev->kind = m;
     if (np->version >= 6) {
         static const gcev_guid none;
         ev->activity_id = none;
@@ -467,6 +468,7 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, g
     ev->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
     ev->no_event_id = 0;
     ev->process_name = NULL;
+    ev->kind = m;
     if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == h->capture &&
         h->seq == np->seqs[np->last_seq_index].last + 1) {
         np->seqs[np->last_seq_index].last = h->seq;
