@@ -7,7 +7,8 @@
 //   - the table holds every GC (over its pages), in order, with the JSON's numbers and pauses;
 //   - every summary figure (data-key / data-v) equals the JSON value at that path;
 //   - warnings shown, at the top, exactly when the JSON says the analysis is incomplete;
-//   - hover shows the GC's numbers, a click finds its row, a header click sorts;
+//   - hover shows the GC's numbers (on the pause marks and over the line charts), a click finds
+//     its row, a header click sorts, a legend name hides its series;
 //   - screenshots at desktop and narrow widths (PNG in the output folder); no sideways scrolling
 //     on the narrow one.
 // usage: node browser_test.mjs --gcev GCEV --out DIR --modules NODE_MODULES_DIR
@@ -233,6 +234,30 @@ try {
       check(first === json.summary.pause_max_ms.toFixed(3), `${name}: sorted by pause, the first row has ${first}`);
       await page.click('#gc-table th[data-c="n"]');
       await page.mouse.move(0, 0);
+    }
+    // the line and area charts: hovering anywhere over the plot names the nearest GC drawn
+    for (const id of ["heap-after", "alloc"]) {
+      const svg = page.locator(`#chart-${id} svg`);
+      if (await svg.count() === 0) continue;
+      await svg.scrollIntoViewIfNeeded();
+      const b = await svg.boundingBox();
+      await page.mouse.move(b.x + b.width * 0.6, b.y + b.height * 0.4);
+      const tip = page.locator("#tip");
+      const shown = await tip.isVisible();
+      const i = Number(await tip.getAttribute("data-i"));
+      check(shown && i >= 0 && i < gcs && (await tip.textContent()).includes(`GC #${json.gcs[i].number}`),
+        `${name}: hovering chart ${id} shows no GC`);
+      await page.mouse.move(0, 0);
+    }
+    // a legend name hides its series, and shows it again
+    const key = page.locator('#chart-heap-after button.key[data-s="s2"]');
+    if (await key.count() === 1) {
+      await key.click();
+      const off = await page.locator('#chart-heap-after .area.s2').evaluate((e) => e.classList.contains("off"));
+      check(off && (await key.getAttribute("aria-pressed")) === "false", `${name}: the legend does not hide gen2`);
+      await key.click();
+      check(!(await page.locator('#chart-heap-after .area.s2').evaluate((e) => e.classList.contains("off"))),
+        `${name}: the legend does not show gen2 again`);
     }
 
     check(errors.length === 0, `${name}: console errors: ${errors.join(" | ")}`);
