@@ -13,6 +13,7 @@ static const uint64_t FREQ = 10000000;
 
 typedef struct gen {
     gcev_writer *w;
+    uint64_t scale; /* sizes multiplied by it */
     uint32_t meta[256][8];
     int failed;
     uint32_t count; /* GCs started */
@@ -140,7 +141,7 @@ static void gc_finish(gen *g, double t, double work, uint64_t tid, uint32_t numb
     memcpy(before, g->size, sizeof before);
     uint64_t promoted = g->size[0] / 20;
     g->size[depth < 2 ? depth + 1 : 2] += promoted;
-    g->size[0] = 4096 + rnd(g, 64) * 1024;
+    g->size[0] = (4096 + rnd(g, 64) * 1024) * g->scale;
     if (depth >= 1) {
         g->size[2] += g->size[1] / 2;
         g->size[1] = promoted;
@@ -178,14 +179,20 @@ uint32_t report_trace_longest(uint32_t gcs)
 
 uint8_t *report_trace_write(uint32_t gcs, size_t *size)
 {
+    return report_trace_write_big(gcs, 1, 1, size);
+}
+
+uint8_t *report_trace_write_big(uint32_t gcs, uint32_t size_scale, uint32_t gap_scale, size_t *size)
+{
     gen *g = calloc(1, sizeof *g);
     if (!g) {
         return NULL;
     }
     g->lcg = 2024;
-    g->size[2] = 2000000;
-    g->size[3] = 1000000;
-    g->size[4] = 65536;
+    g->scale = size_scale ? size_scale : 1;
+    g->size[2] = 2000000 * g->scale;
+    g->size[3] = 1000000 * g->scale;
+    g->size[4] = 65536 * g->scale;
     gcev_writer_options o = {4, 1, 8, 7777, 4, FREQ, 1000};
     uint8_t *out = NULL;
     if (gcev_writer_create(&o, &g->w) != GCEV_OK) {
@@ -198,11 +205,11 @@ uint8_t *report_trace_write(uint32_t gcs, size_t *size)
         gcev_event ev;
         gcev_gc_allocation_tick *a = &blank(&ev)->u.gc_allocation_tick;
         a->allocation_amount = 100000;
-        a->allocation_amount64 = 100000 * (uint64_t)(20 + rnd(g, 20));
+        a->allocation_amount64 = 100000 * (uint64_t)(20 + rnd(g, 20)) * g->scale;
         a->type_name = (gcev_utf16){(const uint8_t *)"S\0t\0r\0", 6};
         emit(g, 10, 4, &ev, t, TID_MAIN);
         g->size[0] += a->allocation_amount64;
-        t += 1.0 + rnd(g, 400) / 100.0;
+        t += (1.0 + rnd(g, 400) / 100.0) * (gap_scale ? gap_scale : 1);
         uint32_t next = g->count + 1;
         int background = next % 40 == 0 && gcs - g->count >= 2 && next != report_trace_longest(gcs);
         /* the GC that pauses here: the blocking one, or the foreground GC inside the background GC */

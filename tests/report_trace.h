@@ -15,6 +15,9 @@
  * report_trace_longest(gcs)). Deterministic. Returns malloc'ed bytes (NULL on failure).
  */
 uint8_t *report_trace_write(uint32_t gcs, size_t *size);
+/* The same with every size times size_scale and every gap between GCs times gap_scale:
+ * the widest numbers a page carries (tens of GB, hours). */
+uint8_t *report_trace_write_big(uint32_t gcs, uint32_t size_scale, uint32_t gap_scale, size_t *size);
 /* The number (GCStart Count) of the GC with the longest pause in report_trace_write(gcs). */
 uint32_t report_trace_longest(uint32_t gcs);
 

@@ -36,15 +36,20 @@ static gcev_stats *stats_of(const uint8_t *data, size_t size)
     return s;
 }
 
-static gcev_stats *stats_of_gcs(uint32_t gcs)
+static gcev_stats *stats_of_big(uint32_t gcs, uint32_t size_scale, uint32_t gap_scale)
 {
     size_t size = 0;
-    uint8_t *data = report_trace_write(gcs, &size);
+    uint8_t *data = report_trace_write_big(gcs, size_scale, gap_scale, &size);
     assert_non_null(data);
     gcev_stats *s = stats_of(data, size);
     free(data);
     assert_int_equal(gcev_stats_gc_count(s), gcs);
     return s;
+}
+
+static gcev_stats *stats_of_gcs(uint32_t gcs)
+{
+    return stats_of_big(gcs, 1, 1);
 }
 
 static size_t count_of(const char *hay, const char *needle)
@@ -505,14 +510,15 @@ static void test_report_decimate_keeps_extremes_within_bound(void **state)
 
 /* ---- size and mark bounds, both regimes ----------------------------------- */
 
-static void check_bounds(uint32_t gcs)
+static void check_bounds(uint32_t gcs, uint32_t size_scale, uint32_t gap_scale)
 {
-    gcev_stats *s = stats_of_gcs(gcs);
+    gcev_stats *s = stats_of_big(gcs, size_scale, gap_scale);
     char *html;
     size_t size;
     assert_int_equal(gcev_report_build(s, NULL, NULL, &html, &size), GCEV_OK);
     size_t budget = 200000 + 400 * (size_t)gcs;
-    print_message("%u GCs: page %zu bytes, budget %zu\n", gcs, size, budget);
+    print_message("%u GCs (sizes x%u, gaps x%u): page %zu bytes, budget %zu\n", gcs, size_scale, gap_scale,
+                  size, budget);
     assert_true(size <= budget);
     /* the longest pause */
     const gcev_stats_gc *longest = gcev_stats_gc_find(s, report_trace_longest(gcs));
@@ -570,13 +576,20 @@ static void check_bounds(uint32_t gcs)
 static void test_report_bounds_every_gc_a_mark(void **state)
 {
     (void)state;
-    check_bounds(2000);
+    check_bounds(2000, 1, 1);
+}
+
+/* the widest numbers: heaps of tens of GB, a trace of hours */
+static void test_report_bounds_every_gc_a_mark_wide_numbers(void **state)
+{
+    (void)state;
+    check_bounds(2000, 5000, 1000);
 }
 
 static void test_report_bounds_decimated(void **state)
 {
     (void)state;
-    check_bounds(8000);
+    check_bounds(8000, 1, 1);
 }
 
 static void test_report_options_bound_marks_and_rows(void **state)
@@ -617,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_report_json_strings_are_script_safe),
         cmocka_unit_test(test_report_decimate_keeps_extremes_within_bound),
         cmocka_unit_test(test_report_bounds_every_gc_a_mark),
+        cmocka_unit_test(test_report_bounds_every_gc_a_mark_wide_numbers),
         cmocka_unit_test(test_report_bounds_decimated),
         cmocka_unit_test(test_report_options_bound_marks_and_rows),
     };

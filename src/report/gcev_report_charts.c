@@ -275,7 +275,8 @@ static void heap_chart(gcev_rep *r, int after, int gens, double top, double step
     y_axis(r, top, step, step_decimals(step), "Size (MB)");
     x_time_axis(r);
     gcev_rb *b = r->b;
-    /* painted top layer first: each area reaches from 0 to the sum of its generation and those below */
+    /* painted top layer first: each area reaches from 0 to the sum of its generation and those below;
+     * whole viewBox units (1/714 of the width) are fine for areas and lines and keep the page small */
     for (int layer = GCEV_STATS_GENS - 1; layer >= 0; layer--) {
         int q = stack_order[layer];
         if (!(gens & (1 << q))) {
@@ -296,14 +297,14 @@ static void heap_chart(gcev_rep *r, int after, int gens, double top, double step
             double x = xpos(r, r->t[i]);
             first_x = first_x < 0 ? x : first_x;
             last_x = x;
-            gcev_rb_num(b, x, 1);
+            gcev_rb_num(b, x, 0);
             gcev_rb_putc(b, ',');
-            gcev_rb_num(b, T + H - sum / 1e6 / top * H, 1);
+            gcev_rb_num(b, T + H - sum / 1e6 / top * H, 0);
             gcev_rb_putc(b, ' ');
         }
-        gcev_rb_num(b, last_x, 1);
+        gcev_rb_num(b, last_x, 0);
         gcev_rb_printf(b, ",%d ", (int)(T + H));
-        gcev_rb_num(b, first_x, 1);
+        gcev_rb_num(b, first_x, 0);
         gcev_rb_printf(b, ",%d\"/>", (int)(T + H));
     }
     close_svg(r, 1);
@@ -641,9 +642,9 @@ static void time_line(gcev_rep *r, const char *id, const char *title, const char
                 continue;
             }
             gcev_rb_puts(b, first ? "M" : "H");
-            gcev_rb_num(b, xpos(r, r->t[i]), 1);
+            gcev_rb_num(b, xpos(r, r->t[i]), 0);
             gcev_rb_puts(b, first ? " " : "V");
-            gcev_rb_num(b, T + H - r->key[i] / top * H, 1);
+            gcev_rb_num(b, T + H - r->key[i] / top * H, 0);
             first = 0;
         }
         gcev_rb_puts(b, "\"/>");
@@ -654,9 +655,9 @@ static void time_line(gcev_rep *r, const char *id, const char *title, const char
             if (!r->has[i]) {
                 continue;
             }
-            gcev_rb_num(b, xpos(r, r->t[i]), 1);
+            gcev_rb_num(b, xpos(r, r->t[i]), 0);
             gcev_rb_putc(b, ',');
-            gcev_rb_num(b, T + H - r->key[i] / top * H, 1);
+            gcev_rb_num(b, T + H - r->key[i] / top * H, 0);
             gcev_rb_putc(b, ' ');
         }
         gcev_rb_puts(b, "\"/>");
