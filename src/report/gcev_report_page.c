@@ -337,8 +337,8 @@ static void summary(gcev_rep *r)
     card_open(b, "GC mode");
     if (s->present & GCEV_STATS_SUM_HAS_HEAP_COUNT) {
         const char *mode = s->heap_count > 1 ? "server" : "workstation";
-        gcev_rb_printf(b, "<span class=\"fig\" data-key=\"summary.gc_mode\" data-v=\"%s\">%s</span>", mode,
-                       mode);
+        gcev_rb_printf(b, "<span class=\"fig word\" data-key=\"summary.gc_mode\" data-v=\"%s\">%s</span>",
+                       mode, mode);
         gcev_rb_puts(b, "<span class=\"sub\">");
         fig_u64(b, "summary.heap_count", (uint64_t)s->heap_count, s->heap_count == 1 ? "heap" : "heaps");
         gcev_rb_puts(b, "</span>");
