@@ -343,8 +343,9 @@ static void test_parse_reply(void **state)
 static size_t put_str(uint8_t *b, size_t off, const char *s, int terminate)
 {
     uint32_t n = (uint32_t)strlen(s) + 1;
-    memcpy(b + off, &n, 4);
-    off += 4;
+    for (int i = 0; i < 4; i++) { /* little-endian on the wire, whatever the host */
+        b[off++] = (uint8_t)(n >> (8 * i));
+    }
     for (uint32_t i = 0; i < n; i++) {
         b[off++] = (uint8_t)s[i];
         b[off++] = 0;

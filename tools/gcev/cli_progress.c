@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L /* isatty */
+#define _POSIX_C_SOURCE 200809L /* isatty, clock_gettime */
 #include <unistd.h>
 #define PROGRESS_ISATTY(fd) isatty(fd)
 #else
+#define WIN32_LEAN_AND_MEAN
 #include <io.h>
+#include <windows.h>
 #define PROGRESS_ISATTY(fd) _isatty(fd)
 #endif
 
@@ -17,11 +19,15 @@ enum { REDRAW_MS = 100 };
 
 static double now_seconds(void)
 {
+#if defined(_WIN32)
+    return (double)GetTickCount64() / 1000.0;
+#else
     struct timespec ts;
-    if (timespec_get(&ts, TIME_UTC) != TIME_UTC) {
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
         return 0.0;
     }
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+#endif
 }
 
 void gcev_cli_progress_start(gcev_cli_progress *p, const char *cmd, const gcev_trace *t, int streams_output)

@@ -10,6 +10,25 @@
 #include "cli.h"
 #include "cli_session.h"
 
+#if defined(_WIN32)
+/* No sigaction on Windows: signal() installs the same handler (no session opens there:
+ * gcev_session_open gives GCEV_E_UNSUPPORTED, src/session/gcev_session_none.c). */
+struct sigaction {
+    void (*sa_handler)(int);
+    int sa_mask;
+    int sa_flags;
+};
+#define sigemptyset(m) (*(m) = 0)
+static int sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+    void (*prev)(int) = signal(sig, sa->sa_handler);
+    if (old) {
+        old->sa_handler = prev;
+    }
+    return 0;
+}
+#endif
+
 static gcev_session *volatile g_session;
 static volatile sig_atomic_t g_signals;
 static struct sigaction g_old_int, g_old_term;

@@ -12,18 +12,112 @@
  * the window grown at the *next* take/peek, which is exactly when the contract
  * says the previous view dies.
  */
+#if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
+#endif
 
 #include "gcev_error.h"
 #include "gcev_source.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
+
+/*
+ * The few calls that differ between POSIX and Windows: open a UTF-8 path, stat,
+ * map read-only, read, close. On Windows the path is converted to UTF-16 and
+ * mapped with CreateFileMapping/MapViewOfFile; the descriptor is a CRT one.
+ */
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <io.h>
+#include <windows.h>
+typedef struct _stat64 os_stat_t;
+#define os_fstat _fstat64
+#define os_close _close
+#ifndef S_ISREG
+#define S_ISREG(m) (((m)&_S_IFMT) == _S_IFREG)
+#endif
+#ifndef S_ISDIR
+#define S_ISDIR(m) (((m)&_S_IFMT) == _S_IFDIR)
+#endif
+
+static int os_open(const char *path)
+{
+    int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
+    if (n <= 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    wchar_t *w = malloc((size_t)n * sizeof *w);
+    if (!w) {
+        errno = ENOMEM;
+        return -1;
+    }
+    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, w, n);
+    int fd = _wopen(w, _O_RDONLY | _O_BINARY);
+    int e = errno;
+    free(w);
+    errno = e;
+    return fd;
+}
+
+static const void *os_map(int fd, size_t size)
+{
+    HANDLE h = (HANDLE)_get_osfhandle(fd);
+    if (h == INVALID_HANDLE_VALUE) {
+        return NULL;
+    }
+    HANDLE m = CreateFileMappingW(h, NULL, PAGE_READONLY, 0, 0, NULL);
+    if (!m) {
+        return NULL;
+    }
+    const void *v = MapViewOfFile(m, FILE_MAP_READ, 0, 0, size);
+    CloseHandle(m); /* the view keeps the mapping */
+    return v;
+}
+
+static void os_unmap(const void *p, size_t size)
+{
+    (void)size;
+    UnmapViewOfFile(p);
+}
+
+static long long os_read(int fd, void *dst, size_t n)
+{
+    return _read(fd, dst, n > INT_MAX ? INT_MAX : (unsigned)n);
+}
+#else
+#include <sys/mman.h>
 #include <unistd.h>
+typedef struct stat os_stat_t;
+#define os_fstat fstat
+#define os_close close
+
+static int os_open(const char *path)
+{
+    return open(path, O_RDONLY);
+}
+
+static const void *os_map(int fd, size_t size)
+{
+    void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    return m == MAP_FAILED ? NULL : m;
+}
+
+static void os_unmap(const void *p, size_t size)
+{
+    munmap((void *)p, size);
+}
+
+static long long os_read(int fd, void *dst, size_t n)
+{
+    return read(fd, dst, n);
+}
+#endif
 
 enum { GCEV_SOURCE_DEFAULT_MAX_TAKE = 256u << 20, GCEV_SOURCE_MIN_WINDOW = 64u << 10 };
 
@@ -67,35 +161,35 @@ gcev_status gcev_source_init_file(gcev_source *s, const char *path, gcev_error *
         return source_fail(err, GCEV_E_INVALID_ARG, 0, "no source or path");
     }
     source_reset(s);
-    int fd = open(path, O_RDONLY);
+    int fd = os_open(path);
     if (fd < 0) {
         s->os_errno = errno;
         return source_fail(err, GCEV_E_IO, 0, "cannot open the trace file");
     }
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd); /* open() gives a directory to O_RDONLY; read() would fail later */
+    os_stat_t st;
+    int have_stat = os_fstat(fd, &st) == 0;
+    if (have_stat && S_ISDIR(st.st_mode)) {
+        os_close(fd); /* open() gives a directory to O_RDONLY; read() would fail later */
         s->os_errno = errno = EISDIR;
         return source_fail(err, GCEV_E_IO, 0, "cannot open the trace file");
     }
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m != MAP_FAILED) {
-            close(fd);
+    if (have_stat && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
+        const void *m = os_map(fd, (size_t)st.st_size);
+        if (m) {
+            os_close(fd);
             s->base = m;
             s->size = (uint64_t)st.st_size;
             s->mapped = 1;
             return GCEV_OK;
         }
     }
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+    if (have_stat && S_ISREG(st.st_mode) && st.st_size == 0) {
         /* An empty regular file: nothing to map, nothing to read. */
-        close(fd);
+        os_close(fd);
         return GCEV_OK;
     }
     s->fd = fd; /* read() fallback through the window */
-    if (S_ISREG(st.st_mode)) {
+    if (have_stat && S_ISREG(st.st_mode)) {
         s->size = (uint64_t)st.st_size;
     }
     return GCEV_OK;
@@ -107,10 +201,10 @@ void gcev_source_close(gcev_source *s)
         return;
     }
     if (s->mapped && s->base) {
-        munmap((void *)s->base, (size_t)s->size);
+        os_unmap(s->base, (size_t)s->size);
     }
     if (s->fd >= 0) {
-        close(s->fd);
+        os_close(s->fd);
     }
     if (s->release) {
         s->release(s->ctx);
@@ -132,11 +226,11 @@ static long long source_read_some(gcev_source *s, uint8_t *dst, size_t n)
         return (r < 0 || (unsigned long long)r > n) ? -1 : r;
     }
     for (;;) {
-        ssize_t r = read(s->fd, dst, n);
+        long long r = os_read(s->fd, dst, n);
         if (r < 0 && errno == EINTR) {
             continue;
         }
-        return r < 0 ? -1 : (long long)r;
+        return r < 0 ? -1 : r;
     }
 }
 
