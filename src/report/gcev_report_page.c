@@ -109,9 +109,10 @@ static void head(gcev_rep *r, const gcev_report_facts *f)
             gcev_rb_printf(b, " &middot; process %u", in->process_id);
         }
         if (in->file_size) {
+            int mb = in->file_size >= 1000000;
             gcev_rb_puts(b, " &middot; ");
-            gcev_rb_num(b, (double)in->file_size / 1e6, 1);
-            gcev_rb_puts(b, " MB file");
+            gcev_rb_num(b, (double)in->file_size / (mb ? 1e6 : 1e3), mb ? 1 : 0);
+            gcev_rb_puts(b, mb ? " MB file" : " KB file");
         }
         gcev_rb_puts(b, " &middot; ");
     }
@@ -119,8 +120,8 @@ static void head(gcev_rep *r, const gcev_report_facts *f)
         gcev_rb_html(b, f->process_name);
         gcev_rb_puts(b, " &middot; ");
     }
-    gcev_rb_printf(b, "%llu events, %llu GCs over ", (unsigned long long)s->events,
-                   (unsigned long long)s->gc_count);
+    gcev_rb_printf(b, "%llu events, %llu GC%s over ", (unsigned long long)s->events,
+                   (unsigned long long)s->gc_count, s->gc_count == 1 ? "" : "s");
     gcev_rb_num(b, s->duration_ms / 1000, 3);
     gcev_rb_puts(b, " s</p></header>\n");
 }
@@ -471,7 +472,7 @@ static void table(gcev_rep *r, uint32_t rows)
     gcev_rb *b = r->b;
     gcev_rb_printf(
         b,
-        "<section id=\"gcs\"><h2>Every GC</h2><p class=\"hint\">%zu GCs%s. Click a column to sort; click "
+        "<section id=\"gcs\"><h2>Every GC</h2><p class=\"hint\">%zu GC%s%s. Click a column to sort; click "
         "a chart mark to find its GC here. Times in ms from the trace start; MB = 10<sup>6</sup> "
         "bytes; GenN MB: that generation after the GC.</p><nav class=\"pager\" id=\"pager\" hidden></nav>"
         "<div class=\"tablewrap\"><table id=\"gc-table\" data-rows=\"%u\"><thead><tr>"
@@ -486,7 +487,7 @@ static void table(gcev_rep *r, uint32_t rows)
         "<th data-c=\"a4\" data-f=\"mb\">POH MB</th><th data-c=\"heaps\" data-f=\"int\">Heaps</th>"
         "<th data-c=\"flags\" data-f=\"flags\">Notes</th>"
         "</tr></thead><tbody></tbody></table></div></section>\n",
-        r->n, r->n > rows ? ", in pages" : "", rows);
+        r->n, r->n == 1 ? "" : "s", r->n > rows ? ", in pages" : "", rows);
 }
 
 static void data_json(gcev_rep *r, uint32_t rows)

@@ -13,7 +13,7 @@
 //     on the narrow one.
 // usage: node browser_test.mjs --gcev GCEV --out DIR --modules NODE_MODULES_DIR
 //                              [--readme-shot NAME] [--expect-warning NAME] TRACE...
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -84,11 +84,16 @@ try {
   for (const trace of opt.traces) {
     const name = basename(trace).replace(/\.(nettrace|netperf|etl)$/, "");
     console.log(`== ${name}`);
-    const json = JSON.parse(execFileSync(opt.gcev, ["stats", "--format", "json", trace], { maxBuffer: 1 << 30 }));
+    // exit status 1: a trace error after partial output (a truncated trace); both still write
+    const stats = spawnSync(opt.gcev, ["stats", "--format", "json", trace], { maxBuffer: 1 << 30, encoding: "utf8" });
+    check(stats.status === 0 || stats.status === 1, `${name}: gcev stats exited ${stats.status}`);
+    const json = JSON.parse(stats.stdout);
     const html = join(resolve(opt.out), `${name}.html`);
     // from the trace's folder, so that the page names it as a user would have typed it
-    execFileSync(resolve(opt.gcev), ["report", "-o", html, basename(trace)],
+    const rep = spawnSync(resolve(opt.gcev), ["report", "-o", html, basename(trace)],
       { cwd: dirname(resolve(trace)), stdio: ["ignore", "ignore", "inherit"] });
+    check(rep.status === stats.status, `${name}: gcev report exited ${rep.status}, gcev stats ${stats.status}`);
+    const truncated = stats.status === 1;
     const size = statSync(html).size, gcs = json.gcs.length;
     console.log(`   ${gcs} GCs, page ${size} bytes (budget ${200000 + 400 * gcs})`);
     check(size <= 200000 + 400 * gcs, `${name}: page ${size} bytes over the budget`);
@@ -186,6 +191,9 @@ try {
       check(await warn.isVisible(), `${name}: the warning is not visible`);
       check(box && box.y < DESKTOP.height / 3 && box.height > 30, `${name}: the warning is not at the top (${JSON.stringify(box)})`);
       const text = await warn.textContent();
+      if (truncated) {
+        check(await page.locator('#warnings [data-kind="truncated"]').isVisible(), `${name}: no warning that the trace ends early`);
+      }
       if (json.summary.dropped_events > 0) {
         check(text.includes(`${json.summary.dropped_events} events were lost`), `${name}: the warning does not count the lost events`);
       }
