@@ -108,6 +108,7 @@ try {
     const url = pathToFileURL(html).href;
     await page.goto(url, { waitUntil: "load" });
     await page.waitForSelector("#gc-table tbody tr, #no-gc", { state: "attached" });
+    check((gcs === 0) === (await page.locator("#no-gc").count() === 1), `${name}: the "no GC" note ${gcs ? "shown" : "missing"}`);
 
     // the pause marks
     const marks = await page.locator("#chart-pause .mark").count();
