@@ -1303,6 +1303,17 @@ static void test_stats_accessors_null_and_range(void **state)
     assert_null(gcev_stats_gc_heap_at(NULL, NULL, 0));
     assert_null(gcev_stats_gc_loh_wait_at(NULL, NULL, 0));
     assert_null(gcev_stats_gc_fit_bucket_at(NULL, NULL, 0));
+    /* mechanism names: the runtime's values (bit 31 and the reason's bit) */
+    assert_string_equal(gcev_stats_compact_reason_name(0x80000002u), "high_frag");
+    assert_string_equal(gcev_stats_compact_reason_name(0x80000020u), "induced_compacting");
+    assert_string_equal(gcev_stats_compact_reason_name(1u << 10), "no_gc_mode");
+    assert_null(gcev_stats_compact_reason_name(0));
+    assert_null(gcev_stats_compact_reason_name(0x80000000u | (1u << 11)));
+    assert_string_equal(gcev_stats_expand_mechanism_name(1u << 5), "next_full_gc");
+    assert_null(gcev_stats_expand_mechanism_name(0));
+    assert_string_equal(gcev_stats_global_mechanism_name(1), "compaction");
+    assert_string_equal(gcev_stats_global_mechanism_name(5), "elevation");
+    assert_null(gcev_stats_global_mechanism_name(6));
     char buf[4] = "x";
     assert_int_equal(gcev_stats_gc_label(NULL, buf, sizeof buf), 0);
     assert_string_equal(buf, "");

@@ -345,6 +345,21 @@ typedef struct gcev_stats_heap_gen {
 #define GCEV_STATS_HEAPREC_HAS_JOINS (1u << 2)       /* join_* (GCJoin) */
 #define GCEV_STATS_HEAPREC_HAS_LOH_COMPACT (1u << 3) /* loh_* (GCLOHCompact element) */
 
+/*
+ * Names of mechanisms (static strings). gcev_stats_global_mechanism_name(): GlobalMechanisms
+ * bit `bit` (0 "concurrent", 1 "compaction", 2 "promotion", 3 "demotion", 4 "card_bundles",
+ * 5 "elevation"), NULL for others. gcev_stats_compact_reason_name() and
+ * gcev_stats_expand_mechanism_name(): the reason a heap compacted or expanded, from its
+ * GCPerHeapHistory CompactMechanisms / ExpandMechanisms value (its lowest set bit, as
+ * TraceEvent reads it: "low_ephemeral", "high_frag", "no_gaps", "loh_forced", "last_gc",
+ * "induced_compacting", "fragmented_gen0", "high_mem_load", "high_mem_frag", "vhigh_mem_frag",
+ * "no_gc_mode"; "reuse_normal", "reuse_bestfit", "new_seg_ep", "new_seg", "no_memory",
+ * "next_full_gc"); NULL when the value names none (0: the heap did not compact / expand).
+ */
+GCEV_API const char *gcev_stats_global_mechanism_name(unsigned bit);
+GCEV_API const char *gcev_stats_compact_reason_name(uint32_t compact_mechanisms);
+GCEV_API const char *gcev_stats_expand_mechanism_name(uint32_t expand_mechanisms);
+
 /* One heap of one GC. */
 typedef struct gcev_stats_heap {
     uint32_t heap;    /* heap number */
@@ -355,7 +370,8 @@ typedef struct gcev_stats_heap {
     uint64_t condemned_allocated, pinned_allocated, pinned_allocated_advance;
     uint32_t running_free_list_efficiency;
     uint32_t condemn_reasons0, condemn_reasons1;
-    uint32_t compact_mechanisms, expand_mechanisms; /* one bit set: the mechanism (0: none) */
+    uint32_t compact_mechanisms, expand_mechanisms; /* the runtime's value: bit 31 and the reason's bit
+                                                     * (0: none; gcev_stats_compact_reason_name) */
     uint64_t extra_gen0_commit;
     uint8_t condemned_groups[GCEV_STATS_CONDEMNED_GROUPS]; /* PerHeapCondemnedReasons */
     gcev_stats_heap_gen gens[GCEV_STATS_GENS];

@@ -37,6 +37,45 @@ const char *gcev_stats_bgc_event_name(unsigned i)
     return i < GCEV_STATS_BGC_EVENTS ? names[i] : NULL;
 }
 
+const char *gcev_stats_global_mechanism_name(unsigned bit)
+{
+    /* the runtime's gc_global_mechanism_p order (GCGlobalMechanisms bits) */
+    static const char *const names[] = {"concurrent", "compaction",   "promotion",
+                                        "demotion",   "card_bundles", "elevation"};
+    return bit < sizeof names / sizeof names[0] ? names[bit] : NULL;
+}
+
+/* The index of the lowest set bit of v below count (TraceEvent's IndexOfSetBit), or -1. */
+static int mechanism_index(uint32_t v, unsigned count)
+{
+    for (unsigned i = 0; i < count; i++) {
+        if (v & (1u << i)) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+const char *gcev_stats_compact_reason_name(uint32_t compact_mechanisms)
+{
+    /* gc_heap_compact_reason (TraceEvent's enum of the runtime's gcrecords.h) */
+    static const char *const names[] = {"low_ephemeral",   "high_frag",     "no_gaps",
+                                        "loh_forced",      "last_gc",       "induced_compacting",
+                                        "fragmented_gen0", "high_mem_load", "high_mem_frag",
+                                        "vhigh_mem_frag",  "no_gc_mode"};
+    int i = mechanism_index(compact_mechanisms, sizeof names / sizeof names[0]);
+    return i >= 0 ? names[i] : NULL;
+}
+
+const char *gcev_stats_expand_mechanism_name(uint32_t expand_mechanisms)
+{
+    /* gc_heap_expand_mechanism */
+    static const char *const names[] = {"reuse_normal", "reuse_bestfit", "new_seg_ep",
+                                        "new_seg",      "no_memory",     "next_full_gc"};
+    int i = mechanism_index(expand_mechanisms, sizeof names / sizeof names[0]);
+    return i >= 0 ? names[i] : NULL;
+}
+
 static const char *const group_names[GCEV_STATS_CONDEMNED_GROUPS] = {
     "Initial_Generation",
     "Final_Generation",

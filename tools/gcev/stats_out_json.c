@@ -240,6 +240,14 @@ static void print_heap(FILE *f, const gcev_stats_heap *h)
         k_u64(&o, "condemn_reasons1", 1, h->condemn_reasons1);
         k_u64(&o, "compact_mechanisms", 1, h->compact_mechanisms);
         k_u64(&o, "expand_mechanisms", 1, h->expand_mechanisms);
+        const char *cr = gcev_stats_compact_reason_name(h->compact_mechanisms);
+        const char *em = gcev_stats_expand_mechanism_name(h->expand_mechanisms);
+        if (cr) {
+            k_str(&o, "compact_reason", cr);
+        }
+        if (em) {
+            k_str(&o, "expand_mechanism", em);
+        }
         k_u64(&o, "extra_gen0_commit", 1, h->extra_gen0_commit);
         groups(&o, "condemned", h->condemned_groups);
         key(&o, "gens");
@@ -321,6 +329,19 @@ static void print_gc_more(FILE *f, jobj *o, const gcev_stats *s, const gcev_stat
     k_u64(o, "gen0_reduction_count", gh, g->gen0_reduction_count);
     k_u64(o, "global_reason", gh, g->global_reason);
     k_bool(o, "compacting", (p & GCEV_STATS_GC_HAS_MECHANISMS) != 0, (g->global_mechanisms & 2) != 0);
+    if (p & GCEV_STATS_GC_HAS_MECHANISMS) {
+        key(o, "mechanisms");
+        fputc('[', o->f);
+        int first = 1;
+        for (unsigned bit = 0; bit < 32; bit++) {
+            const char *name = gcev_stats_global_mechanism_name(bit);
+            if (name && (g->global_mechanisms & (1u << bit))) {
+                fprintf(o->f, "%s\"%s\"", first ? "" : ",", name);
+                first = 0;
+            }
+        }
+        fputc(']', o->f);
+    }
     k_u64(o, "pause_mode", (p & GCEV_STATS_GC_HAS_PAUSE_MODE) != 0, g->pause_mode);
     k_u64(o, "memory_pressure", (p & GCEV_STATS_GC_HAS_PAUSE_MODE) != 0, g->memory_pressure);
     if (p & GCEV_STATS_GC_HAS_GLOBAL_CONDEMN) {

@@ -321,9 +321,30 @@ static void print_gc_metrics(FILE *f, const stats_report *r, const gcev_stats_gc
         fputs("-\n", f);
     }
     if (p & GCEV_STATS_GC_HAS_MECHANISMS) {
-        fprintf(f, "  mechanisms          %s%s%s\n", (g->global_mechanisms & 2) ? "compacting" : "sweeping",
-                (g->global_mechanisms & 4) ? ", promotion" : "",
-                (g->global_mechanisms & 8) ? ", demotion" : "");
+        /* compacting (the heaps' reasons) or sweeping, then the other GlobalMechanisms */
+        fprintf(f, "  mechanisms          %s", (g->global_mechanisms & 2) ? "compacting" : "sweeping");
+        const char *seen[8];
+        unsigned nseen = 0;
+        for (size_t i = 0; i < g->heaps; i++) {
+            const char *why =
+                gcev_stats_compact_reason_name(gcev_stats_gc_heap_at(r->s, g, i)->compact_mechanisms);
+            unsigned k = 0;
+            while (why && k < nseen && strcmp(seen[k], why)) {
+                k++;
+            }
+            if (why && k == nseen && nseen < 8) {
+                fprintf(f, "%s%s", nseen ? ", " : " (", why);
+                seen[nseen++] = why;
+            }
+        }
+        fputs(nseen ? ")" : "", f);
+        for (unsigned bit = 0; bit < 32; bit++) {
+            const char *name = gcev_stats_global_mechanism_name(bit);
+            if (name && bit != 1 && (g->global_mechanisms & (1u << bit))) {
+                fprintf(f, ", %s", name);
+            }
+        }
+        fputc('\n', f);
     }
     fprintf(f, "  phases              ");
     phases_line(f, g, " ms");
