@@ -6,9 +6,11 @@
  * typed structs, encoded with gcev_encode and fed as raw payloads or written
  * into a trace with gcev_writer.
  */
+#define _POSIX_C_SOURCE 200809L /* popen */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,7 @@
 #include <gcev/gcev_writer.h>
 
 #include "etl_builder.h"
+#include "testutil.h"
 #include "stats_scenarios.h"
 
 enum { ETL_T0 = 1000, ETL_FREQ = 10000000 };
@@ -993,6 +996,49 @@ static void test_stats_processes_kept_apart(void **state)
     gcev_stats_free(k.s);
 }
 
+/* The CLI (GCEV_CLI, when set) on the same file: processes[] and gcs[].process_id. */
+static void cli_two_processes(const etlb *b)
+{
+    const char *cli = getenv("GCEV_CLI");
+    const char *dir = getenv("GCEV_BINARY_DIR");
+    if (!cli || !*cli || !dir) {
+        return;
+    }
+    char path[4096], cmd[8192];
+    snprintf(path, sizeof path, "%s/tests/stats_two_processes.etl", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b->data, 1, b->size, f), b->size);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "'%s' stats --format json '%s'", cli, path);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    static char out[1 << 20];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    tj root;
+    assert_int_equal(tj_parse(out, &root), 0);
+    const tj *procs = tj_get(&root, "processes");
+    const tj *gcs = tj_get(&root, "gcs");
+    assert_true(procs && procs->kind == TJ_ARR && procs->n == 2);
+    assert_true(gcs && gcs->kind == TJ_ARR && gcs->n == 3);
+    static const char *const pid[3] = {"100", "200", "100"};
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(tj_get(&gcs->items[i], "process_id")->num, pid[i]);
+    }
+    static const char *const want[2][3] = {{"100", "2", "5"}, {"200", "1", "4"}};
+    for (size_t i = 0; i < 2; i++) {
+        const tj *pr = &procs->items[i];
+        assert_string_equal(tj_get(pr, "process_id")->num, want[i][0]);
+        assert_string_equal(tj_get(pr, "gc_count")->num, want[i][1]);
+        double total = strtod(tj_get(tj_get(pr, "gcstats"), "pause_total_ms")->num, NULL);
+        assert_true(near(total, strtod(want[i][2], NULL)));
+    }
+    tj_free(&root);
+    remove(path);
+}
+
 /* The same two processes in one ETL file (a machine-wide trace): pids from the event headers. */
 static void test_stats_processes_of_an_etl_trace(void **state)
 {
@@ -1024,6 +1070,7 @@ static void test_stats_processes_of_an_etl_trace(void **state)
     gcev_trace_close(t);
     check_two_processes(s);
     gcev_stats_free(s);
+    cli_two_processes(&b);
     etlb_free(&b);
 }
 
