@@ -640,6 +640,87 @@ static void test_nettrace_kind_is_one_key_per_metadata_record(void **s)
     }
 }
 
+/* Time order from memory (entries and runs re-read from the input, no copies) against
+ * time order from a stream (the shared buffer that copies events): the same events, in
+ * the same order, for every version and header layout, with threads interleaved inside
+ * blocks, timestamps that go back inside a thread, stacks and sequence points. */
+static void test_nettrace_time_order_from_memory_matches_the_copying_buffer(void **s)
+{
+    (void)s;
+    static const uint32_t fmts[] = {1, 2, 3, 4, 5};
+    uint64_t rng = 12345;
+    for (size_t v = 0; v < sizeof fmts / sizeof fmts[0]; v++) {
+        for (int compressed = 0; compressed < (fmts[v] >= 4 ? 2 : 1); compressed++) {
+            wtrace t;
+            wt_start(&t, fmts[v], compressed);
+            /* V1 files name providers by GUID: a compiled provider's name works for all */
+            uint32_t a = wt_define(&t, "Microsoft-Windows-DotNETRuntime", 1, "EventA", field_a, 1);
+            uint32_t b = wt_define(&t, "Microsoft-Windows-DotNETRuntimePrivate", 2, "EventB", field_b, 2);
+            int64_t clock[4] = {1000, 1000, 1000, 1000};
+            for (int i = 0; i < 600; i++) {
+                rng = rng * 6364136223846793005u + 1442695040888963407u;
+                unsigned th = (unsigned)(rng >> 60) % 4;
+                /* runs of a thread, sometimes a step back in time */
+                clock[th] += (int64_t)((rng >> 40) % 50) - ((rng >> 33) % 8 == 0 ? 70 : 0);
+                wt_event(&t, (rng >> 20) % 2 ? a : b, 10 + th, clock[th], 0);
+                if (fmts[v] >= 4 && i % 97 == 96) {
+                    int64_t max = clock[0];
+                    for (int k = 1; k < 4; k++) {
+                        max = clock[k] > max ? clock[k] : max;
+                    }
+                    assert_int_equal(gcev_writer_sequence_point(t.w, max), GCEV_OK);
+                    for (int k = 0; k < 4; k++) {
+                        clock[k] = max + 1; /* nothing after a sequence point is older */
+                    }
+                }
+            }
+            wt_finish(&t);
+            gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+            drip d = {t.data, t.size, 0};
+            gcev_trace *m, *r = NULL;
+            assert_int_equal(gcev_trace_open_memory(t.data, t.size, &opts, &m, NULL), GCEV_OK);
+            if (fmts[v] >= 3) { /* V1/V2 need random access: no stream */
+                assert_int_equal(gcev_trace_open_reader(drip_read, &d, &opts, &r, NULL), GCEV_OK);
+            }
+            gcev_trace_event em, er;
+            gcev_status sm, sr = GCEV_OK;
+            int n = 0;
+            int64_t last = INT64_MIN;
+            do {
+                sm = gcev_trace_next(m, &em, NULL);
+                if (r) {
+                    sr = gcev_trace_next(r, &er, NULL);
+                    assert_int_equal(sm, sr);
+                }
+                if (sm == GCEV_OK) {
+                    if (fmts[v] <= 3) {
+                        /* no sequence points: sorted as a whole */
+                        assert_true(em.timestamp >= last);
+                    }
+                    last = em.timestamp;
+                    if (r) {
+                        assert_int_equal(em.timestamp, er.timestamp);
+                        assert_int_equal(em.file_offset, er.file_offset);
+                        assert_int_equal(em.thread_id, er.thread_id);
+                        assert_int_equal(em.sequence, er.sequence);
+                        assert_int_equal(em.event_id, er.event_id);
+                        assert_string_equal(em.event_name, er.event_name);
+                        assert_int_equal(em.payload_size, er.payload_size);
+                        assert_memory_equal(em.payload, er.payload, em.payload_size);
+                        assert_int_equal(em.stack_size, er.stack_size);
+                    }
+                    n++;
+                }
+            } while (sm == GCEV_OK);
+            assert_int_equal(sm, GCEV_END);
+            assert_int_equal(n, 600);
+            gcev_trace_close(m);
+            gcev_trace_close(r);
+            gcev_writer_free(t.w);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -660,6 +741,7 @@ int main(void)
         cmocka_unit_test(test_nettrace_sync_time_utc_is_the_header_systemtime),
         cmocka_unit_test(test_nettrace_v6_label_lists_override_metadata),
         cmocka_unit_test(test_nettrace_kind_is_one_key_per_metadata_record),
+        cmocka_unit_test(test_nettrace_time_order_from_memory_matches_the_copying_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

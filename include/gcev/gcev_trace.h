@@ -136,9 +136,21 @@ typedef struct gcev_trace_event {
 /* Reads up to n bytes into buf; returns bytes read, 0 at end, -1 on error. */
 typedef long long (*gcev_read_fn)(void *ctx, void *buf, size_t n);
 
+/*
+ * Event order. Timestamp order sorts by (timestamp, file offset) between the points
+ * where the format says no later event can be older (EventPipe sequence points; a
+ * NetPerf V1-V3 trace has none: it is sorted as a whole). From a file or memory, the
+ * EventPipe reader (NetPerf V1-V3, NetTrace V4/V5) copies no event: for the segment
+ * being merged it keeps 16 bytes per event (timestamp, file offset) where a record can
+ * be read again on its own, and one small record per run of a thread's consecutive
+ * events in compressed blocks, and reads each event again from the input when it is
+ * its turn. From a stream, for NetTrace V6, ETL and CTF, events are copied into a
+ * reordering buffer of at most 1 M events / 256 MiB (ETL, having no sequence points,
+ * is sorted within that window).
+ */
 enum {
     GCEV_TRACE_ORDER_FILE = 0, /* as stored (default) */
-    GCEV_TRACE_ORDER_TIME = 1  /* timestamp order, bounded memory */
+    GCEV_TRACE_ORDER_TIME = 1  /* timestamp order, bounded memory (see above) */
 };
 
 typedef struct gcev_trace_options {

@@ -503,6 +503,204 @@ static GCEV_NOINLINE gcev_status nettrace_next_blocks(gcev_trace *t, gcev_trace_
         if (st != GCEV_OK) {
             return st;
         }
+        if (np->seg_end) {
+            return GCEV_END; /* ordered mode: a sequence point ended the segment (nettrace_next_ordered) */
+        }
+    }
+}
+
+/* ---- timestamp order without copies (np_order in gcev_nettrace_state.h) ---- */
+
+/* The merge key of a heap element: (timestamp, file offset of the record). */
+static void source_key(const np_order *o, uint32_t src, int64_t *ts, uint64_t *pos)
+{
+    if (src == NP_ENTRIES) {
+        *ts = o->entries[o->next_entry].ts;
+        *pos = o->entries[o->next_entry].pos;
+    } else {
+        *ts = o->runs[src].ts;
+        *pos = o->runs[src].blk_off + o->runs[src].cur;
+    }
+}
+
+static int source_less(const np_order *o, uint32_t a, uint32_t b)
+{
+    int64_t ta, tb;
+    uint64_t pa, pb;
+    source_key(o, a, &ta, &pa);
+    source_key(o, b, &tb, &pb);
+    return ta != tb ? ta < tb : pa < pb;
+}
+
+static void order_heap_down(np_order *o, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < o->nheap && source_less(o, o->heap[l], o->heap[m])) {
+            m = l;
+        }
+        if (l + 1 < o->nheap && source_less(o, o->heap[l + 1], o->heap[m])) {
+            m = l + 1;
+        }
+        if (m == i) {
+            return;
+        }
+        uint32_t x = o->heap[i];
+        o->heap[i] = o->heap[m];
+        o->heap[m] = x;
+        i = m;
+    }
+}
+
+static int entry_less(const np_entry *a, const np_entry *b)
+{
+    return a->ts != b->ts ? a->ts < b->ts : a->pos < b->pos;
+}
+
+/* Sorts the entries in place by (timestamp, file offset): a heapsort, no extra memory,
+ * with a check first, since a segment is often sorted already. */
+static void entries_sort(np_entry *e, size_t n)
+{
+    size_t k = 1;
+    while (k < n && !entry_less(&e[k], &e[k - 1])) {
+        k++;
+    }
+    if (k >= n) {
+        return;
+    }
+    for (size_t start = n / 2; start-- > 0;) {
+        for (size_t i = start;;) {
+            size_t l = 2 * i + 1, m = i;
+            if (l < n && entry_less(&e[m], &e[l])) {
+                m = l;
+            }
+            if (l + 1 < n && entry_less(&e[m], &e[l + 1])) {
+                m = l + 1;
+            }
+            if (m == i) {
+                break;
+            }
+            np_entry x = e[i];
+            e[i] = e[m];
+            e[m] = x;
+            i = m;
+        }
+    }
+    for (size_t end = n; end-- > 1;) {
+        np_entry x = e[0];
+        e[0] = e[end];
+        e[end] = x;
+        for (size_t i = 0;;) {
+            size_t l = 2 * i + 1, m = i;
+            if (l < end && entry_less(&e[m], &e[l])) {
+                m = l;
+            }
+            if (l + 1 < end && entry_less(&e[m], &e[l + 1])) {
+                m = l + 1;
+            }
+            if (m == i) {
+                break;
+            }
+            np_entry y = e[i];
+            e[i] = e[m];
+            e[m] = y;
+            i = m;
+        }
+    }
+}
+
+/*
+ * Reads one segment (the events up to the next sequence point, or to the end) in
+ * file order, keeping only its entries and runs: the reader's side tables
+ * (metadata, stacks) stay as the segment left them, since the sequence point's
+ * clearing waits until the segment has been merged.
+ */
+static void read_segment(gcev_trace *t)
+{
+    gcev_nettrace *np = t->impl;
+    np_order *o = &np->ord;
+    o->nruns = 0;
+    o->nentries = 0;
+    o->next_entry = 0;
+    for (;;) {
+        gcev_trace_event tmp;
+        gcev_error e;
+        e.message = NULL;
+        gcev_status st = nettrace_next(t, &tmp, &e);
+        if (st == GCEV_OK) {
+            int ok;
+            if (np->version <= 2) {
+                ok = gcev_np_order_note(t, &tmp, (size_t)tmp.file_offset, (size_t)gcev_source_pos(&t->src),
+                                        t->src.base, (size_t)t->src.size, 0, 0);
+            } else {
+                ok = gcev_np_order_note(t, &tmp, (size_t)(tmp.file_offset - np->blk_off), np->blk_pos,
+                                        np->blk, np->blk_len, np->blk_off, np->compressed);
+            }
+            if (!ok) {
+                o->final = gcev_np_fail(&o->final_err, GCEV_E_NOMEM, tmp.file_offset, "out of memory");
+                return;
+            }
+            continue;
+        }
+        if (st == GCEV_END && np->seg_end) {
+            np->seg_end = 0;
+            return;
+        }
+        o->final = st; /* the end, or a fault: reported once what was read is merged */
+        o->final_err = e;
+        return;
+    }
+}
+
+static gcev_status nettrace_next_ordered(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    np_order *o = &np->ord;
+    for (;;) {
+        if (o->nheap) {
+            const uint32_t src = o->heap[0];
+            int more;
+            gcev_status st;
+            if (src == NP_ENTRIES) {
+                st = gcev_np_entry_take(t, &o->entries[o->next_entry], ev, err);
+                more = ++o->next_entry < o->nentries;
+            } else {
+                st = gcev_np_run_take(t, &o->runs[src], ev, &more, err);
+            }
+            if (st != GCEV_OK) {
+                return st;
+            }
+            if (!more) {
+                o->heap[0] = o->heap[--o->nheap];
+            }
+            order_heap_down(o, 0);
+            return GCEV_OK;
+        }
+        if (o->final != GCEV_OK) {
+            if (err) {
+                *err = o->final_err;
+            }
+            return o->final;
+        }
+        if (o->deferred_sp) {
+            gcev_np_sequence_point_clear(np, o->deferred_flags);
+            o->deferred_sp = 0;
+        }
+        read_segment(t);
+        entries_sort(o->entries, o->nentries);
+        if (!gcev_reserve((void **)&o->heap, &o->cap_heap, o->nruns + 1, sizeof *o->heap)) {
+            return gcev_np_fail(err, GCEV_E_NOMEM, gcev_source_pos(&t->src), "out of memory");
+        }
+        o->nheap = 0;
+        for (size_t i = 0; i < o->nruns; i++) {
+            o->heap[o->nheap++] = (uint32_t)i;
+        }
+        if (o->nentries) {
+            o->heap[o->nheap++] = NP_ENTRIES;
+        }
+        for (size_t i = o->nheap / 2; i-- > 0;) {
+            order_heap_down(o, i);
+        }
     }
 }
 
@@ -512,12 +710,33 @@ static void nettrace_destroy(gcev_trace *t)
     if (np) {
         gcev_np_meta_free_all(np);
         gcev_np_event_free_all(np);
+        free(np->ord.runs);
+        free(np->ord.heap);
+        free(np->ord.entries);
         free(np);
         t->impl = NULL;
     }
 }
 
 static const gcev_trace_ops nettrace_ops = {nettrace_next, nettrace_destroy};
+static const gcev_trace_ops nettrace_ordered_ops = {nettrace_next_ordered, nettrace_destroy};
+
+/*
+ * Timestamp order without copies where the runs' records can be read again from
+ * the input: V1-V5 from a file or memory. V6 (whose thread rows and label lists
+ * may change inside a segment) and streams use the shared reordering buffer.
+ */
+static void maybe_order_by_runs(gcev_trace *t)
+{
+    gcev_nettrace *np = t->impl;
+    if (t->opts.order == GCEV_TRACE_ORDER_TIME && np->version <= 5 && t->src.base && !t->src.read &&
+        t->src.fd < 0) {
+        np->ordered = 1;
+        np->ord.final = GCEV_OK;
+        t->time_ordered = 1;
+        t->ops = &nettrace_ordered_ops;
+    }
+}
 
 gcev_status gcev_nettrace_open(gcev_trace *t, gcev_error *err)
 {
@@ -570,5 +789,9 @@ gcev_status gcev_nettrace_open(gcev_trace *t, gcev_error *err)
     if (st != GCEV_OK) {
         return st;
     }
-    return open_fastser(t, nettrace, err);
+    st = open_fastser(t, nettrace, err);
+    if (st == GCEV_OK) {
+        maybe_order_by_runs(t);
+    }
+    return st;
 }

@@ -314,8 +314,8 @@ static inline const np_meta *event_meta(gcev_nettrace *np, uint32_t id)
  * fields point into the metadata record, payload and stack into the block or the
  * stack table.
  */
-static gcev_status fill_event(gcev_trace *t, gcev_nettrace *np, const np_meta *m, const np_hdr *h,
-                              uint64_t off, gcev_trace_event *ev, gcev_error *err)
+static gcev_status fill_event_observe(gcev_trace *t, gcev_nettrace *np, const np_meta *m, const np_hdr *h,
+                                      uint64_t off, gcev_trace_event *ev, gcev_error *err, int observe)
 {
     if (!m) {
         return gcev_np_fail(err, GCEV_E_FORMAT, off, "event refers to undefined metadata");
@@ -391,7 +391,7 @@ static gcev_status fill_event(gcev_trace *t, gcev_nettrace *np, const np_meta *m
     } else {
         event_stack(np, h->stack_id, ev);
     }
-    if (np->version >= 4) {
+    if (np->version >= 4 && observe) {
         /* the common case inline: the same capture thread as the previous event, no gap */
         if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == h->capture &&
             h->seq == np->seqs[np->last_seq_index].last + 1) {
@@ -401,6 +401,12 @@ static gcev_status fill_event(gcev_trace *t, gcev_nettrace *np, const np_meta *m
         }
     }
     return GCEV_OK;
+}
+
+static gcev_status fill_event(gcev_trace *t, gcev_nettrace *np, const np_meta *m, const np_hdr *h,
+                              uint64_t off, gcev_trace_event *ev, gcev_error *err)
+{
+    return fill_event_observe(t, np, m, h, off, ev, err, 1);
 }
 
 gcev_status gcev_np_event_v3(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_trace_event *ev, int *is_event,
@@ -633,6 +639,20 @@ gcev_status gcev_np_sequence_point(gcev_trace *t, np_cur *c, uint64_t file_off, 
     if (!ok) {
         return gcev_np_fail(err, GCEV_E_FORMAT, file_off + c->pos, "malformed sequence point block");
     }
+    if (np->ordered) {
+        /* the segment's events are still to be merged: they need its stacks */
+        np->ord.deferred_sp = 1;
+        np->ord.deferred_flags = flags;
+        np->seg_end = 1;
+        return GCEV_OK;
+    }
+    gcev_np_sequence_point_clear(np, flags);
+    gcev_trace_sequence_point(t);
+    return GCEV_OK;
+}
+
+void gcev_np_sequence_point_clear(gcev_nettrace *np, uint32_t flags)
+{
     stacks_clear(np);
     if (flags & 1) {
         np->nthreads = 0;
@@ -641,8 +661,6 @@ gcev_status gcev_np_sequence_point(gcev_trace *t, np_cur *c, uint64_t file_off, 
         gcev_idmap_clear(&np->seq_ids);
         np->last_seq_index = UINT32_MAX;
     }
-    gcev_trace_sequence_point(t);
-    return GCEV_OK;
 }
 
 static int skip_utf8(np_cur *c)
@@ -812,4 +830,89 @@ void gcev_np_event_free_all(gcev_nettrace *np)
     gcev_idmap_free(&np->label_ids);
     gcev_idmap_free(&np->thread_ids);
     gcev_idmap_free(&np->seq_ids);
+}
+
+/* ---- timestamp order without copies (see np_order) ---- */
+
+int gcev_np_order_note(gcev_trace *t, const gcev_trace_event *ev, size_t rec_start, size_t rec_end,
+                       const uint8_t *blk, size_t blk_len, uint64_t blk_off, int compressed)
+{
+    gcev_nettrace *np = t->impl;
+    np_order *o = &np->ord;
+    if (!compressed) {
+        if (!gcev_reserve((void **)&o->entries, &o->cap_entries, o->nentries + 1, sizeof *o->entries)) {
+            return 0;
+        }
+        o->entries[o->nentries].ts = ev->timestamp;
+        o->entries[o->nentries].pos = blk_off + rec_start;
+        o->nentries++;
+        return 1;
+    }
+    if (o->nruns) {
+        np_run *r = &o->runs[o->nruns - 1];
+        if (r->blk == blk && r->end == rec_start && r->capture == ev->capture_thread_id &&
+            ev->timestamp >= r->last_ts) {
+            r->end = rec_end;
+            r->last_ts = ev->timestamp;
+            return 1;
+        }
+    }
+    if (!gcev_reserve((void **)&o->runs, &o->cap_runs, o->nruns + 1, sizeof *o->runs)) {
+        return 0;
+    }
+    np_run *r = &o->runs[o->nruns++];
+    memset(r, 0, sizeof *r);
+    r->blk = blk;
+    r->blk_len = blk_len;
+    r->blk_off = blk_off;
+    r->cur = rec_start;
+    r->pos = rec_end;
+    r->end = rec_end;
+    r->ts = r->last_ts = ev->timestamp;
+    r->capture = ev->capture_thread_id;
+    r->hdr = np->prev; /* the header of the record just read */
+    return 1;
+}
+
+gcev_status gcev_np_entry_take(gcev_trace *t, const np_entry *e, gcev_trace_event *ev, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    /* the record lies inside the input, which stays mapped: the first pass read it there */
+    np_cur c = {t->src.base, (size_t)t->src.size, (size_t)e->pos};
+    np_hdr h;
+    memset(&h, 0, sizeof h);
+    int ok =
+        e->pos < t->src.size && (np->version <= 3 ? hdr_v3(&c, &h) : hdr_uncompressed(&c, np->version, &h));
+    if (!ok) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, e->pos, ev_trunc);
+    }
+    return fill_event_observe(t, np, gcev_np_meta_find(np, h.meta_id), &h, e->pos, ev, err, 0);
+}
+
+gcev_status gcev_np_run_take(gcev_trace *t, np_run *r, gcev_trace_event *ev, int *more, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    *more = 0;
+    gcev_status st = fill_event_observe(t, np, gcev_np_meta_find(np, r->hdr.meta_id), &r->hdr,
+                                        r->blk_off + r->cur, ev, err, 0);
+    if (st != GCEV_OK || r->pos >= r->end) {
+        return st;
+    }
+    /* the next record of the run, parsed with the current one's header as its delta state */
+    r->cur = r->pos;
+    np_hdr saved = np->prev;
+    const np_meta *saved_meta = np->cur_meta;
+    np->prev = r->hdr;
+    np_cur c = {r->blk, r->blk_len, r->cur};
+    int ok = hdr_compressed(&c, np);
+    r->hdr = np->prev;
+    r->pos = c.pos;
+    np->prev = saved;
+    np->cur_meta = saved_meta;
+    if (!ok) {
+        return gcev_np_fail(err, GCEV_E_FORMAT, r->blk_off + r->cur, ev_trunc);
+    }
+    r->ts = (int64_t)r->hdr.ts;
+    *more = 1;
+    return GCEV_OK;
 }

@@ -18,4 +18,17 @@ gcev_status gcev_np_remove_thread_block(gcev_trace *t, np_cur *c, uint64_t file_
 gcev_status gcev_np_label_block(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_error *err);
 void gcev_np_event_free_all(gcev_nettrace *np);
 
+/* Ordered mode (np->ordered): notes the event the file-order reader just gave (ev;
+ * the record is [rec_start, rec_end) of blk, which starts at file offset blk_off),
+ * as an entry or in a run; 0 when out of memory. */
+int gcev_np_order_note(gcev_trace *t, const gcev_trace_event *ev, size_t rec_start, size_t rec_end,
+                       const uint8_t *blk, size_t blk_len, uint64_t blk_off, int compressed);
+/* Reads the entry's record again into ev (no sequence check: the first pass did it). */
+gcev_status gcev_np_entry_take(gcev_trace *t, const np_entry *e, gcev_trace_event *ev, gcev_error *err);
+/* Reads the current record of run r again into ev, then moves r to its next record;
+ * *more is 0 when r has no record left. */
+gcev_status gcev_np_run_take(gcev_trace *t, np_run *r, gcev_trace_event *ev, int *more, gcev_error *err);
+/* The sequence point's table clearing, which ordered mode defers until its segment is merged. */
+void gcev_np_sequence_point_clear(gcev_nettrace *np, uint32_t flags);
+
 #endif

@@ -191,6 +191,56 @@ typedef struct np_seq { /* per capture thread */
     uint32_t last;
 } np_seq;
 
+/* ---- timestamp order without copies (NetPerf V1-V3, NetTrace V4/V5, file or memory) ---- */
+
+/*
+ * Between two sequence points (V1-V3: in the whole trace) the reader keeps, per
+ * event, only what finds the event again in the mapped input, and merges by
+ * (timestamp, file offset) once the segment has been read; each event is read
+ * again from the input when it is its turn: no event is copied.
+ *  - A record that can be read on its own (V1-V3, uncompressed V4/V5 headers) is an
+ *    entry of 16 bytes: its timestamp and file offset; the entries are sorted.
+ *  - A compressed header depends on the previous one, so compressed blocks are cut
+ *    into runs: records of one capture thread that follow each other with
+ *    timestamps that never go back (the runtime writes a thread's events together,
+ *    so a run is long); a run keeps the header of its current record, which is the
+ *    delta state of its next one.
+ */
+typedef struct np_entry {
+    int64_t ts;
+    uint64_t pos; /* file offset of the record */
+} np_entry;
+
+typedef struct np_run {
+    const uint8_t *blk; /* the block's bytes, in the mapping */
+    size_t blk_len;
+    uint64_t blk_off; /* file offset of blk[0] */
+    size_t cur;       /* start of the current record */
+    size_t pos;       /* start of the record after it */
+    size_t end;       /* end of the run's last record */
+    int64_t ts;       /* the current record's timestamp (the merge key, with its offset) */
+    int64_t last_ts;  /* while reading: the newest record's, which the next must not precede */
+    uint64_t capture;
+    np_hdr hdr; /* the current record's header: the delta state of the next */
+} np_run;
+
+typedef struct np_order {
+    np_entry *entries;
+    size_t nentries, cap_entries, next_entry;
+    np_run *runs;
+    size_t nruns, cap_runs;
+    uint32_t *heap; /* run indexes, and NP_ENTRIES for the sorted entries: a min-heap */
+    size_t nheap, cap_heap;
+    /* the sequence point that ended the segment: its tables are cleared once it is merged */
+    int deferred_sp;
+    uint32_t deferred_flags;
+    /* the end or the fault that ended the segment, reported once it is merged */
+    gcev_status final;
+    gcev_error final_err;
+} np_order;
+
+#define NP_ENTRIES UINT32_MAX /* the heap element that stands for the sorted entries */
+
 typedef struct gcev_nettrace {
     uint32_t version; /* 1..6 */
     int netperf;      /* FastSerialization without the Nettrace magic */
@@ -202,7 +252,10 @@ typedef struct gcev_nettrace {
     uint64_t blk_off;  /* file offset of blk[0] */
     int blk_is_events; /* 1 events, 2 metadata (V4/V5) */
     int compressed;
-    int need_end_tag;    /* FastSerialization: EndObject after the block */
+    int need_end_tag; /* FastSerialization: EndObject after the block */
+    int ordered;      /* timestamp order by runs (np_order) */
+    int seg_end;      /* ordered: a sequence point ended the segment being read */
+    np_order ord;
     uint64_t events_end; /* NetPerf V1/V2: end of the inline events */
     /* compressed-header state: the previous header of the block, which the next one
      * changes by deltas; reset per block */
