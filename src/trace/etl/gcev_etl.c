@@ -61,6 +61,11 @@ typedef struct etl_impl {
     uint32_t buffers_written;   /* buffers the file must hold (see etl_buffers_missing), 0: unknown */
     uint32_t buffers_seen;      /* buffer headers read by next(), the header buffer included */
     gcev_etl_tl_cache *tl;
+    /* the last provider GUID looked up and its compiled provider (consecutive events
+     * mostly share one): one compare per event instead of a search */
+    gcev_guid last_guid;
+    const gcev_provider *last_provider;
+    int have_last_guid;
 } etl_impl;
 
 static gcev_status etl_fail(gcev_error *err, gcev_status code, uint64_t offset, const char *msg)
@@ -319,10 +324,15 @@ static gcev_status etl_record_fail(gcev_trace *t, const etl_impl *e, gcev_error 
 }
 
 /* Names the provider: the runtime's from the compiled schemas, TraceLogging's from its traits. */
-static void etl_name_provider(gcev_trace_event *ev, const uint8_t *traits, uint32_t traits_size)
+static void etl_name_provider(etl_impl *e, gcev_trace_event *ev, const uint8_t *traits, uint32_t traits_size)
 {
     if (ev->has_provider_guid) {
-        ev->provider = gcev_provider_find_guid(&ev->provider_guid);
+        if (!e->have_last_guid || memcmp(&e->last_guid, &ev->provider_guid, sizeof e->last_guid) != 0) {
+            e->last_guid = ev->provider_guid;
+            e->last_provider = gcev_provider_find_guid(&ev->provider_guid);
+            e->have_last_guid = 1;
+        }
+        ev->provider = e->last_provider;
         if (ev->provider) {
             ev->provider_name = ev->provider->name;
             return;
@@ -383,7 +393,7 @@ static gcev_status etl_record_event(gcev_trace *t, etl_impl *e, const gcev_etl_r
     }
     /* Thread ids are the per-writer streams the timestamp-order layer merges. */
     ev->capture_thread_id = ev->thread_id;
-    etl_name_provider(ev, traits, traits_size);
+    etl_name_provider(e, ev, traits, traits_size);
     return GCEV_OK;
 }
 
