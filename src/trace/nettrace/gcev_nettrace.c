@@ -471,6 +471,13 @@ static gcev_status nettrace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error
     if (np->blk && np->blk_is_events == 1 && np->version >= 4 && np->blk_pos < np->blk_len) {
         return gcev_np_block_next(t, ev, err);
     }
+    /* a NetPerf V3 block may end with metadata records: then the next block */
+    if (np->blk && np->version == 3 && np->blk_pos < np->blk_len) {
+        gcev_status st = gcev_np_block_next(t, ev, err);
+        if (st != GCEV_END) {
+            return st;
+        }
+    }
     return nettrace_next_blocks(t, ev, err);
 }
 

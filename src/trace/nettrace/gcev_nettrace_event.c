@@ -500,6 +500,86 @@ static gcev_status block_next_compressed(gcev_trace *t, gcev_nettrace *np, gcev_
     return fill_event(t, np, event_meta(np, np->prev.meta_id), &np->prev, off, ev, err);
 }
 
+/*
+ * The events of a NetPerf V3 block (fixed 56-byte headers, the stack inline,
+ * metadata records among the events): one bounds check per record for its
+ * fixed fields, then loads at fixed offsets; what hdr_v3 and fill_event do for
+ * V3, without their cursor steps and the other versions' branches.
+ */
+static GCEV_ALWAYS_INLINE gcev_status block_next_v3(gcev_trace *t, gcev_nettrace *np, gcev_trace_event *ev,
+                                                    gcev_error *err)
+{
+    while (np->blk_pos < np->blk_len) {
+        const uint8_t *b = np->blk;
+        const size_t n = np->blk_len, pos = np->blk_pos;
+        const uint64_t off = np->blk_off + pos;
+        /* EventSize, then MetadataId, ThreadId, TimeStamp, ActivityId, RelatedActivityId,
+         * PayloadSize (52 bytes), the payload, and (not always, in metadata records) the
+         * stack's size and bytes: EventSize covers all of it */
+        if (n - pos < 4) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
+        }
+        const uint32_t size = gcev_rd_u32le(b + pos);
+        if (size < 52 || n - pos - 4 < size) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
+        }
+        const uint8_t *r = b + pos + 4;
+        const uint32_t psize = gcev_rd_u32le(r + 48);
+        if (size - 52 < psize) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
+        }
+        const uint32_t rest = size - 52 - psize;
+        uint32_t ssize = 0;
+        if (rest >= 4) {
+            ssize = gcev_rd_u32le(r + 52 + psize);
+            if (rest - 4 < ssize) {
+                return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
+            }
+        }
+        np->blk_pos = pos + 4 + size;
+        const uint32_t meta_id = gcev_rd_u32le(r);
+        if (meta_id == 0) {
+            /* V1/V2 metadata ids are the file offsets of their records (V3: their own) */
+            gcev_status st = gcev_np_meta_v5(t, r + 52, psize, off, off, err);
+            if (st != GCEV_OK) {
+                return st;
+            }
+            continue;
+        }
+        const np_meta *m = meta_id < np->ndense ? np->dense[meta_id] : gcev_np_meta_find(np, meta_id);
+        if (!m) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off, "event refers to undefined metadata");
+        }
+        memcpy(ev, &m->image, NP_META_PART);
+        const uint64_t tid = gcev_rd_u32le(r + 4);
+        ev->process_id = t->info.process_id;
+        ev->thread_id = tid;
+        ev->capture_thread_id = tid;
+        ev->processor = UINT32_MAX;
+        ev->sequence = 0;
+        ev->timestamp = (int64_t)gcev_rd_u64le(r + 8);
+        ev->ms = gcev_trace_ms(t, ev->timestamp);
+        ev->activity_id = gcev_guid_load(r + 16);
+        ev->related_activity_id = gcev_guid_load(r + 32);
+        ev->has_activity_id = (gcev_rd_u64le(r + 16) | gcev_rd_u64le(r + 24)) != 0;
+        ev->has_related_activity_id = (gcev_rd_u64le(r + 32) | gcev_rd_u64le(r + 40)) != 0;
+        ev->pointer_size = t->info.pointer_size;
+        ev->payload = psize ? r + 52 : NULL;
+        ev->payload_size = psize;
+        ev->stack = ssize ? r + 56 + psize : NULL;
+        ev->stack_size = ssize;
+        ev->nfields = m->nfields;
+        ev->fields = m->fields;
+        ev->file_offset = off;
+        ev->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
+        ev->no_event_id = 0;
+        ev->process_name = NULL;
+        ev->kind = m;
+        return GCEV_OK;
+    }
+    return GCEV_END;
+}
+
 static GCEV_NOINLINE gcev_status block_next_other(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
 
 gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
@@ -507,6 +587,9 @@ gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *
     gcev_nettrace *np = t->impl;
     if (np->compressed && np->blk_is_events == 1 && np->version < 6) {
         return block_next_compressed_v45(t, np, ev, err);
+    }
+    if (np->version == 3) {
+        return block_next_v3(t, np, ev, err);
     }
     return block_next_other(t, ev, err);
 }
