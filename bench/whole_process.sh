@@ -6,7 +6,9 @@
 #     read time / count time;
 #  2. peak resident memory (/usr/bin/time -v) of `gcev stats` and `gcev dump --sort time`
 #     (the two time-ordered paths), with the heap beyond the file: peak RSS - file size -
-#     the peak RSS of the same command on the smallest corpus trace.
+#     the peak RSS of the same command on the smallest corpus trace;
+#  3. on the corpus traces, the peak heap itself (valgrind --tool=massif: requested bytes
+#     plus the allocator's overhead) of the same two commands, against the file size.
 #
 #   bench/whole_process.sh [BUILD_DIR] [RUNS]      (default build, 5)
 #
@@ -75,3 +77,26 @@ for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$big"/*; do
     printf '%-58s %10s %10s %8s %8s %10s %8s %8s\n' "$(basename "$f")" "$kb" "$s" "$hs" "$(pct "$hs")" "$d" "$hd" \
         "$(pct "$hd")"
 done
+
+# peak heap bytes (massif) of a command
+heap() {
+    local out
+    out=$(mktemp)
+    valgrind --tool=massif --massif-out-file="$out" "$@" >/dev/null 2>&1 || true
+    awk -F= '/^mem_heap_B=/ {h = $2} /^mem_heap_extra_B=/ {if (h + $2 > m) m = h + $2} END {print m + 0}' "$out"
+    rm -f "$out"
+}
+if command -v valgrind >/dev/null; then
+    echo
+    echo "peak heap (massif, bytes) of gcev stats and gcev dump --sort time"
+    printf '%-58s %10s %10s %8s %10s %8s\n' trace file_B stats %file dump-time %file
+    for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl; do
+        [ -f "$f" ] || continue
+        b=$(stat -c %s "$f")
+        s=$(heap "$gcev" stats "$f")
+        d=$(heap "$gcev" dump --format jsonl --sort time "$f")
+        printf '%-58s %10s %10s %8s %10s %8s\n' "$(basename "$f")" "$b" "$s" \
+            "$(awk -v h="$s" -v k="$b" 'BEGIN {printf "%.1f", 100 * h / k}')" "$d" \
+            "$(awk -v h="$d" -v k="$b" 'BEGIN {printf "%.1f", 100 * h / k}')"
+    done
+fi

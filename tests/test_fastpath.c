@@ -274,6 +274,21 @@ static void test_bad_arguments_match_the_engine(void **state)
     assert_int_equal(gcev_gen_typed[d->family](buf, sizeof buf, 1, 8, NULL, NULL, &ea),
                      gcev_decode_engine_family(d->family, 1, 8, buf, sizeof buf, NULL, NULL, &eb));
     assert_true(same_error(&ea, &eb));
+    /* unknown ids and versions, as a trace walk offers them */
+    static const struct {
+        uint16_t id, version;
+    } unknown[] = {{24, 0}, {203, 1}, {65535, 0}, {1, 0}};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        gcev_input in = {&gcev_provider_runtime, unknown[i].id, unknown[i].version, 8, buf, sizeof buf};
+        gcev_event a, b;
+        memset(&a, POISON, sizeof a);
+        memset(&b, POISON, sizeof b);
+        memset(&ea, POISON, sizeof ea);
+        memset(&eb, POISON, sizeof eb);
+        assert_int_equal(gcev_decode(&in, &a, &ea), gcev_decode_engine_event(&in, &b, &eb));
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_true(same_error(&ea, &eb));
+    }
     gcev_gc_start s;
     assert_int_equal(gcev_decode_gc_start(buf, sizeof buf, 2, 8, &s, NULL, NULL), GCEV_OK);
     assert_int_equal(gcev_decode_gc_start(buf, sizeof buf, 2, 8, NULL, NULL, NULL), GCEV_E_INVALID_ARG);

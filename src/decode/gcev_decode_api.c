@@ -26,7 +26,17 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
     if (in && out && in->provider && (in->pointer_size == 4 || in->pointer_size == 8) && in->data &&
         in->size <= UINT32_MAX - 1) {
         const unsigned k = gcev_desc_lookup(in->provider, in->event_id, in->version);
-        if (k) {
+        if (!k) {
+            /* not an event (or version) of this provider: common in a trace walk that
+             * offers every event of a compiled provider to the decoder */
+            out->desc = NULL;
+            out->family = GCEV_FAMILY_NONE;
+            out->consumed = out->trailing = 0;
+            gcev_status st;
+            gcev_desc_resolve(in->provider, in->event_id, in->version, &st);
+            return fail(err, st);
+        }
+        {
             const gcev_event_desc *desc = &in->provider->events[k - 1];
             const gcev_event_fn body = gcev_gen_fast_event[desc->index][in->pointer_size == 8];
             if (body) {
