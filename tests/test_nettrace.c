@@ -10,6 +10,7 @@
 
 #include <gcev/gcev_trace.h>
 
+#include "gcev_nettrace_state.h" /* the reader's metadata table (flush tests) */
 #include "trace_sample.h"
 
 static const uint32_t versions[][2] = {{3, 0}, {4, 1}, {4, 0}, {5, 1}, {6, 1}, {6, 0}};
@@ -375,6 +376,104 @@ static void test_nettrace_v6_redefined_metadata_applies_from_its_record_on(void 
     }
 }
 
+/* V6: a long session that flushes its metadata and defines the same events again, cycle
+ * after cycle, keeps one record per definition (not one per cycle, which would end at
+ * the record limit); events of one definition keep one kind across the cycles. */
+static void test_nettrace_v6_metadata_flush_cycles_reuse_one_record_per_definition(void **s)
+{
+    (void)s;
+    enum { CYCLES = 300 };
+    for (int compressed = 0; compressed < 2; compressed++) {
+        for (uint32_t order = 0; order < 2; order++) {
+            wtrace t;
+            wt_start(&t, 6, compressed);
+            uint32_t a = wt_define(&t, "ProvA", 1, "EventA", field_a, 1);
+            uint32_t b = wt_define(&t, "ProvB", 2, "EventB", field_b, 2);
+            gcev_writer_meta ma = {"ProvA", 1, 0, 0, 4, 0, "EventA", field_a, 1};
+            gcev_writer_meta mb = {"ProvB", 2, 0, 0, 4, 0, "EventB", field_b, 2};
+            int64_t ts = 100;
+            for (int c = 0; c < CYCLES; c++) {
+                wt_event(&t, a, 5, ts++, 0);
+                wt_event(&t, b, 6, ts++, 0);
+                assert_int_equal(gcev_writer_sequence_point_flags(t.w, ts++, GCEV_WRITER_SP_FLUSH_METADATA),
+                                 GCEV_OK);
+                /* the two ids swap definitions: a record is found again by what it defines */
+                assert_int_equal(gcev_writer_redefine(t.w, a, &mb), GCEV_OK);
+                assert_int_equal(gcev_writer_redefine(t.w, b, &ma), GCEV_OK);
+                uint32_t x = a;
+                a = b;
+                b = x;
+            }
+            wt_finish(&t);
+            gcev_trace_options o = {order, 0};
+            gcev_trace *tr;
+            assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
+            const void *kind_a = NULL, *kind_b = NULL;
+            gcev_trace_event ev;
+            uint32_t n = 0;
+            gcev_status st;
+            while ((st = gcev_trace_next(tr, &ev, NULL)) == GCEV_OK) {
+                assert_int_equal(payload_index(&ev), n);
+                int is_a = n % 2 == 0;
+                assert_string_equal(ev.event_name, is_a ? "EventA" : "EventB");
+                assert_string_equal(ev.provider_name, is_a ? "ProvA" : "ProvB");
+                assert_int_equal(ev.nfields, is_a ? 1 : 2);
+                const void **k = is_a ? &kind_a : &kind_b;
+                if (!*k) {
+                    *k = ev.kind;
+                }
+                assert_ptr_equal(ev.kind, *k);
+                n++;
+            }
+            assert_int_equal(st, GCEV_END);
+            assert_int_equal(n, 2 * CYCLES);
+            assert_ptr_not_equal(kind_a, kind_b);
+            const gcev_nettrace *np = tr->impl;
+            assert_int_equal(np->nmetas, 2);
+            gcev_trace_close(tr);
+            gcev_writer_free(t.w);
+        }
+    }
+}
+
+/* V6: after a sequence point that flushes the metadata, an id is undefined until a new
+ * record defines it; a sequence point without the flag keeps every id. */
+static void test_nettrace_v6_id_used_after_a_metadata_flush_without_a_record_is_format_error(void **s)
+{
+    (void)s;
+    for (int compressed = 0; compressed < 2; compressed++) {
+        for (uint32_t flush = 0; flush < 2; flush++) {
+            wtrace t;
+            wt_start(&t, 6, compressed);
+            uint32_t a = wt_define(&t, "ProvA", 1, "EventA", field_a, 1);
+            wt_event(&t, a, 5, 100, 0);
+            assert_int_equal(
+                gcev_writer_sequence_point_flags(t.w, 150, flush ? GCEV_WRITER_SP_FLUSH_METADATA : 0),
+                GCEV_OK);
+            wt_event(&t, a, 5, 200, 0);
+            wt_finish(&t);
+            gcev_trace *tr;
+            assert_int_equal(gcev_trace_open_memory(t.data, t.size, NULL, &tr, NULL), GCEV_OK);
+            gcev_trace_event ev;
+            gcev_error err;
+            assert_int_equal(gcev_trace_next(tr, &ev, &err), GCEV_OK);
+            uint64_t first = ev.file_offset;
+            if (flush) {
+                assert_int_equal(gcev_trace_next(tr, &ev, &err), GCEV_E_FORMAT);
+                assert_string_equal(err.message, "event refers to undefined metadata");
+                assert_true(err.offset > first);
+                assert_true(err.offset < t.size);
+            } else {
+                assert_int_equal(gcev_trace_next(tr, &ev, &err), GCEV_OK);
+                assert_string_equal(ev.event_name, "EventA");
+                assert_int_equal(gcev_trace_next(tr, &ev, &err), GCEV_END);
+            }
+            gcev_trace_close(tr);
+            gcev_writer_free(t.w);
+        }
+    }
+}
+
 /* Equal timestamps: within a capture thread and across them, file order decides. */
 static void test_nettrace_time_order_equal_timestamps_keep_file_order(void **s)
 {
@@ -734,6 +833,8 @@ int main(void)
         cmocka_unit_test(test_nettrace_reader_callback_matches_memory),
         cmocka_unit_test(test_nettrace_not_a_trace_is_unsupported),
         cmocka_unit_test(test_nettrace_v6_redefined_metadata_applies_from_its_record_on),
+        cmocka_unit_test(test_nettrace_v6_metadata_flush_cycles_reuse_one_record_per_definition),
+        cmocka_unit_test(test_nettrace_v6_id_used_after_a_metadata_flush_without_a_record_is_format_error),
         cmocka_unit_test(test_nettrace_time_order_equal_timestamps_keep_file_order),
         cmocka_unit_test(test_nettrace_time_order_first_stream_not_earliest),
         cmocka_unit_test(test_nettrace_sequence_restart_at_1_is_not_a_drop),

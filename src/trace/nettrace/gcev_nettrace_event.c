@@ -737,6 +737,9 @@ gcev_status gcev_np_sequence_point(gcev_trace *t, np_cur *c, uint64_t file_off, 
 void gcev_np_sequence_point_clear(gcev_nettrace *np, uint32_t flags)
 {
     stacks_clear(np);
+    if (flags & 2) { /* V6 FlushMetadata */
+        gcev_np_meta_flush(np);
+    }
     if (flags & 1) {
         np->nthreads = 0;
         gcev_idmap_clear(&np->thread_ids);

@@ -248,13 +248,113 @@ static void meta_image(np_meta *m)
     e->keywords = m->keywords;
 }
 
+/* ---- what a record defines, for the records a V6 metadata flush released ---- */
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ b[i]) * 0x100000001b3ull; /* FNV-1a */
+    }
+    return h;
+}
+
+static uint64_t hash_fields(uint64_t h, const gcev_trace_field *f, uint32_t n)
+{
+    h = hash_bytes(h, &n, sizeof n);
+    for (uint32_t i = 0; i < n; i++) {
+        h = hash_bytes(h, f[i].name, strlen(f[i].name) + 1);
+        const uint32_t v[3] = {f[i].type_code, f[i].array_type_code, f[i].fixed_count};
+        h = hash_bytes(h, v, sizeof v);
+        h = hash_fields(h, f[i].fields, f[i].nfields);
+    }
+    return h;
+}
+
+static uint64_t meta_hash(const np_meta *m)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = hash_bytes(h, m->provider_name, strlen(m->provider_name) + 1);
+    h = hash_bytes(h, m->event_name, strlen(m->event_name) + 1);
+    const uint64_t v[3] = {(uint64_t)m->event_id << 16 | m->version, m->keywords,
+                           (uint64_t)m->opcode << 24 | (uint64_t)m->level << 16 | m->has_opcode << 8 |
+                               m->has_level};
+    h = hash_bytes(h, v, sizeof v);
+    return hash_fields(h, m->fields, m->nfields);
+}
+
+static int fields_equal(const gcev_trace_field *a, const gcev_trace_field *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (strcmp(a[i].name, b[i].name) != 0 || a[i].type_code != b[i].type_code ||
+            a[i].array_type_code != b[i].array_type_code || a[i].fixed_count != b[i].fixed_count ||
+            a[i].out_type != b[i].out_type || a[i].flags != b[i].flags || a[i].nfields != b[i].nfields ||
+            !fields_equal(a[i].fields, b[i].fields, a[i].nfields)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Same provider, event, properties and fields: an event reads the same with either. */
+static int meta_equal(const np_meta *a, const np_meta *b)
+{
+    return strcmp(a->provider_name, b->provider_name) == 0 && a->has_provider_guid == b->has_provider_guid &&
+           (!a->has_provider_guid ||
+            memcmp(&a->provider_guid, &b->provider_guid, sizeof a->provider_guid) == 0) &&
+           a->provider == b->provider && a->event_id == b->event_id && a->version == b->version &&
+           strcmp(a->event_name, b->event_name) == 0 && a->keywords == b->keywords &&
+           a->opcode == b->opcode && a->level == b->level && a->has_opcode == b->has_opcode &&
+           a->has_level == b->has_level && a->nfields == b->nfields &&
+           fields_equal(a->fields, b->fields, a->nfields);
+}
+
+void gcev_np_meta_flush(gcev_nettrace *np)
+{
+    for (; np->nreleased < np->nmetas; np->nreleased++) {
+        np_meta *m = np->metas[np->nreleased];
+        m->hash = meta_hash(m);
+        m->same_hash = gcev_idmap_get(&np->released, m->hash);
+        if (!gcev_idmap_put(&np->released, m->hash, (uint32_t)np->nreleased)) {
+            break; /* out of memory: the records not indexed are just not reused */
+        }
+    }
+    gcev_idmap_clear(&np->meta_ids);
+    if (np->ndense) {
+        memset(np->dense, 0, np->ndense * sizeof *np->dense);
+    }
+    np->last_meta = NULL;
+    np->cur_meta = NULL;
+}
+
+/* The index of a released record that defines what m does, or UINT32_MAX. */
+static uint32_t meta_released(const gcev_nettrace *np, const np_meta *m)
+{
+    if (!np->released.count) {
+        return UINT32_MAX;
+    }
+    uint32_t i = gcev_idmap_get(&np->released, meta_hash(m));
+    while (i != UINT32_MAX && !meta_equal(np->metas[i], m)) {
+        i = np->metas[i]->same_hash;
+    }
+    return i;
+}
+
 static gcev_status meta_add(gcev_nettrace *np, np_meta *m, uint64_t file_off, gcev_error *err)
 {
     meta_resolve_provider(m);
-    if (np->nmetas >= NP_MAX_METAS) {
+    const uint32_t again = meta_released(np, m);
+    if (again != UINT32_MAX) {
+        np->metas[again]->id = m->id;
+        meta_free(m);
+        m = np->metas[again];
+    } else if (np->nmetas >= NP_MAX_METAS) {
         meta_free(m);
         return gcev_np_fail(err, GCEV_E_LIMIT, file_off, "too many metadata records");
     }
+    /* A record not kept in metas yet is freed on failure (a reused one stays there). */
+    np_meta *const owned = again == UINT32_MAX ? m : NULL;
+    const uint32_t index = again != UINT32_MAX ? again : (uint32_t)np->nmetas;
     if (m->id < NP_DENSE_IDS && m->id >= np->ndense) {
         size_t n = np->ndense ? np->ndense : 64;
         while (n <= m->id) {
@@ -262,26 +362,28 @@ static gcev_status meta_add(gcev_nettrace *np, np_meta *m, uint64_t file_off, gc
         }
         const np_meta **d = realloc(np->dense, n * sizeof *d);
         if (!d) {
-            meta_free(m);
+            meta_free(owned);
             return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
         }
         memset(d + np->ndense, 0, (n - np->ndense) * sizeof *d);
         np->dense = d;
         np->ndense = n;
     }
-    if (!gcev_reserve((void **)&np->metas, &np->cap_metas, np->nmetas + 1, sizeof *np->metas) ||
-        !gcev_idmap_put(&np->meta_ids, m->id, (uint32_t)np->nmetas)) {
-        meta_free(m);
+    if ((owned && !gcev_reserve((void **)&np->metas, &np->cap_metas, np->nmetas + 1, sizeof *np->metas)) ||
+        !gcev_idmap_put(&np->meta_ids, m->id, index)) {
+        meta_free(owned);
         return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
     }
     /* A redefined id shadows the old record, which stays alive for buffered events. */
-    np->metas[np->nmetas++] = m;
+    if (owned) {
+        np->metas[np->nmetas++] = m;
+        meta_image(m);
+    }
     if (m->id < np->ndense) {
         np->dense[m->id] = m;
     }
     np->last_meta = NULL;
     np->cur_meta = NULL;
-    meta_image(m);
     return GCEV_OK;
 }
 
@@ -312,6 +414,8 @@ void gcev_np_meta_free_all(gcev_nettrace *np)
     np->ndense = 0;
     np->last_meta = NULL;
     gcev_idmap_free(&np->meta_ids);
+    gcev_idmap_free(&np->released);
+    np->nreleased = 0;
 }
 
 static np_meta *meta_new(void)

@@ -170,6 +170,10 @@ typedef struct np_meta {
     /* The event members this record gives, provider_name .. keywords, ready to be
      * copied into every event that refers to it (see fill_event) */
     gcev_trace_event image;
+    /* V6 metadata flush: what the record defines, hashed, and the next record released
+     * by a flush with the same hash (index in metas, UINT32_MAX: none) */
+    uint64_t hash;
+    uint32_t same_hash;
 } np_meta;
 
 /* ---- V6 label lists (only what the event record exposes) ---- */
@@ -274,6 +278,10 @@ typedef struct gcev_nettrace {
     /* last looked-up metadata (consecutive events mostly share it); reset by meta_add */
     const np_meta *last_meta;
     uint64_t last_meta_id;
+    /* V6: records a metadata flush released (their ids forgotten), by content hash, so
+     * that defining one again reuses it; metas[0, nreleased) are in the map */
+    gcev_idmap released;
+    size_t nreleased;
     /* stacks since the last sequence point (copied: blocks are transient) */
     uint8_t *stack_bytes;
     size_t stack_used, stack_cap;
