@@ -191,7 +191,16 @@ static gcev_status open_fastser(gcev_trace *t, int nettrace, gcev_error *err)
         set_clock(t, v + 4);
         t->info.pointer_size = 8; /* V1/V2 existed only for Linux x64 */
         t->info.processor_count = 1;
-        return resolve_forward_ref(t, gcev_rd_u32le(v), err);
+        st = resolve_forward_ref(t, gcev_rd_u32le(v), err);
+        if (st == GCEV_OK) {
+            /* the inline events, read in place as one block (V1/V2 always come mapped) */
+            np->blk = t->src.base;
+            np->blk_len = (size_t)np->events_end;
+            np->blk_pos = (size_t)gcev_source_pos(&t->src);
+            np->blk_off = 0;
+            np->blk_is_events = 1;
+        }
+        return st;
     }
     uint64_t fields_at = gcev_source_pos(&t->src);
     st = take(t, 48, &v, err);
@@ -427,40 +436,6 @@ static gcev_status next_block_v6(gcev_trace *t, gcev_error *err)
     }
 }
 
-/* NetPerf V1/V2: events inline up to events_end. */
-static gcev_status next_inline(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
-{
-    gcev_nettrace *np = t->impl;
-    while (gcev_source_pos(&t->src) < np->events_end) {
-        uint64_t at = gcev_source_pos(&t->src);
-        const uint8_t *v;
-        size_t got;
-        gcev_status st = gcev_source_peek(&t->src, 4, &v, &got, err);
-        if (st != GCEV_OK) {
-            return st;
-        }
-        if (got < 4) {
-            return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, at, "trace ends inside an event");
-        }
-        uint64_t total = 4 + (uint64_t)gcev_rd_u32le(v);
-        if (total > np->events_end - at) {
-            return gcev_np_fail(err, GCEV_E_FORMAT, at, "event overruns the event stream");
-        }
-        st = take(t, (size_t)total, &v, err);
-        if (st != GCEV_OK) {
-            return st;
-        }
-        np_cur c = {v, (size_t)total, 0};
-        int is_event = 0;
-        st = gcev_np_event_v3(t, &c, at, ev, &is_event, err);
-        if (st != GCEV_OK || is_event) {
-            return st;
-        }
-    }
-    np->done = 1;
-    return GCEV_END;
-}
-
 static GCEV_NOINLINE gcev_status nettrace_next_blocks(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
 
 static gcev_status nettrace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
@@ -471,8 +446,8 @@ static gcev_status nettrace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error
     if (np->blk && np->blk_is_events == 1 && np->version >= 4 && np->blk_pos < np->blk_len) {
         return gcev_np_block_next(t, ev, err);
     }
-    /* a NetPerf V3 block may end with metadata records: then the next block */
-    if (np->blk && np->version == 3 && np->blk_pos < np->blk_len) {
+    /* a NetPerf V3 block (V1/V2: the inline stream) may end with metadata records */
+    if (np->blk && np->version <= 3 && np->blk_pos < np->blk_len) {
         gcev_status st = gcev_np_block_next(t, ev, err);
         if (st != GCEV_END) {
             return st;
@@ -486,7 +461,15 @@ static GCEV_NOINLINE gcev_status nettrace_next_blocks(gcev_trace *t, gcev_trace_
 {
     gcev_nettrace *np = t->impl;
     if (np->version <= 2) {
-        return np->done ? GCEV_END : next_inline(t, ev, err);
+        if (np->done) {
+            return GCEV_END;
+        }
+        gcev_status st = gcev_np_block_next(t, ev, err);
+        if (st == GCEV_END) {
+            np->done = 1;
+            t->src.pos = np->events_end; /* where the trace's end is reported */
+        }
+        return st;
     }
     for (;;) {
         if (np->blk) {
@@ -635,14 +618,8 @@ static void read_segment(gcev_trace *t)
         e.message = NULL;
         gcev_status st = nettrace_next(t, &tmp, &e);
         if (st == GCEV_OK) {
-            int ok;
-            if (np->version <= 2) {
-                ok = gcev_np_order_note(t, &tmp, (size_t)tmp.file_offset, (size_t)gcev_source_pos(&t->src),
-                                        t->src.base, (size_t)t->src.size, 0, 0);
-            } else {
-                ok = gcev_np_order_note(t, &tmp, (size_t)(tmp.file_offset - np->blk_off), np->blk_pos,
+            int ok = gcev_np_order_note(t, &tmp, (size_t)(tmp.file_offset - np->blk_off), np->blk_pos,
                                         np->blk, np->blk_len, np->blk_off, np->compressed);
-            }
             if (!ok) {
                 o->final = gcev_np_fail(&o->final_err, GCEV_E_NOMEM, tmp.file_offset, "out of memory");
                 return;
