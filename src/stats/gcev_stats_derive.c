@@ -479,11 +479,12 @@ void gcev_stats_derive(gcev_stats *s)
             pause_percent(s, p, i);
             free_list(g, &s->gcx[gi], i);
             if (!(g->flags & GCEV_STATS_GC_COMPLETE)) {
-                if (g->present & ON_END_BITS) {
+                if (g->present & (ON_END_BITS | GCEV_STATS_GC_HAS_PINNED_PLUGS)) {
                     s->gcx[gi].quirks |= STATS_Q_INCOMPLETE;
                 }
                 if (s->compat) {
-                    g->present &= ~ON_END_BITS;
+                    /* the pinned plug totals too: TraceEvent sums them in OnEnd (L2686-2719) */
+                    g->present &= ~(ON_END_BITS | GCEV_STATS_GC_HAS_PINNED_PLUGS);
                     for (int gen = 0; gen < GCEV_STATS_GENS; gen++) {
                         g->gens[gen].present &=
                             ~(GCEV_STATS_HEAP_HAS_SIZE_BEFORE | GCEV_STATS_HEAP_SIZE_BEFORE_ESTIMATED |
