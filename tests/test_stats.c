@@ -1039,6 +1039,143 @@ static void cli_two_processes(const etlb *b)
     remove(path);
 }
 
+/* Runs the CLI (GCEV_CLI) with args on the trace bytes written to name; its stdout into
+ * out. 0 when there is no CLI to run. */
+static int cli_stats_output(const uint8_t *data, size_t size, const char *name, const char *args, char *out,
+                            size_t cap)
+{
+    const char *cli = getenv("GCEV_CLI");
+    const char *dir = getenv("GCEV_BINARY_DIR");
+    if (!cli || !*cli || !dir) {
+        return 0;
+    }
+    char path[4096], cmd[8192];
+    snprintf(path, sizeof path, "%s/tests/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "'%s' stats %s '%s'", cli, args, path);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    remove(path);
+    return 1;
+}
+
+/* The CSV cell of column `col` (header name) in the row that starts with `record,`. */
+static void csv_cell(const char *csv, const char *record, const char *col, char *cell, size_t cap)
+{
+    const char *hdr_end = strchr(csv, '\n');
+    assert_non_null(hdr_end);
+    size_t want = SIZE_MAX, k = 0;
+    for (const char *c = csv; c < hdr_end; k++) {
+        const char *e = memchr(c, ',', (size_t)(hdr_end - c));
+        if (!e) {
+            e = hdr_end;
+        }
+        if ((size_t)(e - c) == strlen(col) && memcmp(c, col, strlen(col)) == 0) {
+            want = k;
+            break;
+        }
+        c = e + 1;
+    }
+    assert_true(want != SIZE_MAX);
+    char start[32];
+    snprintf(start, sizeof start, "\n%s,", record);
+    const char *row = strstr(csv, start);
+    assert_non_null(row);
+    row++;
+    for (k = 0; k < want; k++) {
+        row = strchr(row, ',');
+        assert_non_null(row);
+        row++;
+    }
+    size_t len = strcspn(row, ",\n");
+    assert_true(len < cap);
+    memcpy(cell, row, len);
+    cell[len] = '\0';
+}
+
+/* A generation whose GCs never ended has no GC total (absent is not zero): in the model
+ * (duration_count 0) and in every CLI format; a generation with an ended GC has one. */
+static void test_stats_generation_whose_gcs_never_ended_has_no_gc_total(void **state)
+{
+    (void)state;
+    sink k;
+    new_writer(&k, 8);
+    blocking_gc(&k, 1.0, 1, 0, 2.0);             /* gen 0: ends, 2 ms */
+    suspend(&k, 10.0, TID_GC, R_SUSPEND_FOR_GC); /* gen 1: never ends */
+    gc_start(&k, 11.0, TID_GC, 2, 1, 0, GCEV_STATS_BLOCKING);
+    const uint8_t *data;
+    size_t n;
+    assert_int_equal(gcev_writer_finish(k.w, &data, &n), GCEV_OK);
+    gcev_trace *t;
+    assert_int_equal(gcev_trace_open_memory(data, n, NULL, &t, NULL), GCEV_OK);
+    gcev_stats *s;
+    assert_int_equal(gcev_stats_create(NULL, &s), GCEV_OK);
+    assert_int_equal(gcev_stats_read_trace(s, t, NULL, NULL, NULL), GCEV_OK);
+    gcev_trace_close(t);
+    const gcev_stats_gen_summary *g0 = gcev_stats_generation(s, 0), *g1 = gcev_stats_generation(s, 1);
+    assert_int_equal(g0->count, 1);
+    assert_int_equal(g0->duration_count, 1);
+    assert_true(near(g0->duration_total_ms, 2.0));
+    assert_int_equal(g1->count, 1);
+    assert_int_equal(g1->duration_count, 0);
+    assert_int_equal(gcev_stats_generation(s, 2)->duration_count, 0);
+    gcev_stats_free(s);
+
+    static char out[1 << 20];
+    if (cli_stats_output(data, n, "stats_unended_gen.nettrace", "--format json", out, sizeof out)) {
+        tj root;
+        assert_int_equal(tj_parse(out, &root), 0);
+        const tj *gens = tj_get(&root, "generations");
+        assert_true(gens && gens->kind == TJ_ARR && gens->n == 3);
+        const tj *d0 = tj_get(&gens->items[0], "duration_total_ms");
+        assert_non_null(d0);
+        assert_true(near(strtod(d0->num, NULL), 2.0));
+        assert_string_equal(tj_get(&gens->items[1], "count")->num, "1");
+        assert_null(tj_get(&gens->items[1], "duration_total_ms"));
+        assert_null(tj_get(&gens->items[2], "duration_total_ms"));
+        tj_free(&root);
+
+        char cell[64];
+        assert_true(cli_stats_output(data, n, "stats_unended_gen.nettrace", "--format csv", out, sizeof out));
+        csv_cell(out, "gen0", "duration_ms", cell, sizeof cell);
+        assert_true(near(strtod(cell, NULL), 2.0));
+        csv_cell(out, "gen1", "duration_ms", cell, sizeof cell);
+        assert_string_equal(cell, "");
+        csv_cell(out, "gen2", "duration_ms", cell, sizeof cell);
+        assert_string_equal(cell, "");
+        csv_cell(out, "all", "duration_ms", cell, sizeof cell);
+        assert_true(near(strtod(cell, NULL), 2.0));
+
+        /* text: the generations table's last column ("GC total ms") */
+        assert_true(cli_stats_output(data, n, "stats_unended_gen.nettrace", "", out, sizeof out));
+        const char *tab = strstr(out, "GC total ms\n");
+        assert_non_null(tab);
+        for (int gen = 0; gen < 3; gen++) {
+            const char *row = strchr(tab, '\n') + 1;
+            const char *end = strchr(row, '\n');
+            assert_non_null(end);
+            const char *last = end;
+            while (last > row && last[-1] != ' ') {
+                last--;
+            }
+            assert_int_equal(row[0], '0' + gen);
+            if (gen == 0) {
+                assert_memory_equal(last, "2.000\n", 6);
+            } else {
+                assert_memory_equal(last, "-\n", 2);
+            }
+            tab = end;
+        }
+    }
+    gcev_writer_free(k.w);
+}
+
 /* The same two processes in one ETL file (a machine-wide trace): pids from the event headers. */
 static void test_stats_processes_of_an_etl_trace(void **state)
 {
@@ -1630,6 +1767,7 @@ int main(void)
         cmocka_unit_test(test_stats_allocation_amount64_is_used_when_present),
         cmocka_unit_test(test_stats_pause_percentiles_and_longest),
         cmocka_unit_test(test_stats_processes_kept_apart),
+        cmocka_unit_test(test_stats_generation_whose_gcs_never_ended_has_no_gc_total),
         cmocka_unit_test(test_stats_processes_of_an_etl_trace),
         cmocka_unit_test(test_stats_framework_gcstart_v1_then_v2),
         cmocka_unit_test(test_stats_private_only_histories_and_marks),

@@ -419,7 +419,8 @@ typedef struct gcev_stats_gen_summary {
     double pause_total_ms, pause_mean_ms, pause_max_ms; /* valid when pause_count > 0 */
     uint64_t promoted_count;                            /* GCs whose promoted bytes are known */
     uint64_t promoted_bytes;                            /* valid when promoted_count > 0 */
-    double duration_total_ms;                           /* GCStart -> GCEnd, of GCs with an end */
+    double duration_total_ms;                           /* GCStart -> GCEnd, valid when duration_count > 0 */
+    uint64_t duration_count;                            /* GCs with a GCEnd (duration_total_ms sums theirs) */
 } gcev_stats_gen_summary;
 
 /* gcev_stats_summary.present bits. */

@@ -52,6 +52,7 @@ static void add_to_generation(gcev_stats_gen_summary *gs, const gcev_stats_gc *g
         gs->promoted_bytes += g->promoted_bytes;
     }
     if (g->present & GCEV_STATS_GC_HAS_END) {
+        gs->duration_count++;
         gs->duration_total_ms += g->duration_ms;
     }
 }

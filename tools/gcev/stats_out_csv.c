@@ -340,12 +340,12 @@ static void print_generation(FILE *f, unsigned i, const gcev_stats_gen_summary *
                              int complete)
 {
     fprintf(f, "gen%u,,%u", i, i);
-    c_empty(f, 7);                                      /* type .. end_ms */
-    c_ms(f, g->count > 0, g->duration_total_ms);        /* duration_ms: total */
-    c_empty(f, 1);                                      /* suspension_ms */
-    c_ms(f, g->pause_count > 0, g->pause_total_ms);     /* pause_ms: total */
-    c_empty(f, 1);                                      /* suspensions */
-    c_u64(f, g->promoted_count > 0, g->promoted_bytes); /* promoted_bytes: total */
+    c_empty(f, 7);                                        /* type .. end_ms */
+    c_ms(f, g->duration_count > 0, g->duration_total_ms); /* duration_ms: total */
+    c_empty(f, 1);                                        /* suspension_ms */
+    c_ms(f, g->pause_count > 0, g->pause_total_ms);       /* pause_ms: total */
+    c_empty(f, 1);                                        /* suspensions */
+    c_u64(f, g->promoted_count > 0, g->promoted_bytes);   /* promoted_bytes: total */
     c_empty(f, (int)NCOLS - 15 + GCEV_STATS_GENS * NHEAP + GCEV_STATS_ROOT_KINDS * 2);
     c_u64(f, 1, g->count);
     c_u64(f, 1, g->background);
@@ -366,15 +366,16 @@ static void print_all(FILE *f, const gcev_stats *st, int complete)
     int pause = (s->present & GCEV_STATS_SUM_HAS_PAUSE) != 0;
     int alloc = (s->present & GCEV_STATS_SUM_HAS_ALLOCATION) != 0;
     double gc_ms = 0;
-    uint64_t bg = 0, fg = 0;
+    uint64_t bg = 0, fg = 0, ended = 0;
     for (unsigned i = 0; i < 3; i++) {
         gc_ms += gcev_stats_generation(st, i)->duration_total_ms;
+        ended += gcev_stats_generation(st, i)->duration_count;
         bg += gcev_stats_generation(st, i)->background;
         fg += gcev_stats_generation(st, i)->foreground;
     }
     fputs("all", f);
-    c_empty(f, 9);     /* number .. end_ms */
-    c_ms(f, 1, gc_ms); /* duration_ms: total of GCs */
+    c_empty(f, 9);             /* number .. end_ms */
+    c_ms(f, ended > 0, gc_ms); /* duration_ms: total of the GCs that ended */
     c_empty(f, 1);
     c_ms(f, pause, s->pause_total_ms);
     c_empty(f, 2);

@@ -578,7 +578,7 @@ static void print_generations(FILE *f, const stats_report *r)
         k_ms(&o, "pause_mean_ms", g->pause_count > 0, g->pause_mean_ms);
         k_ms(&o, "pause_max_ms", g->pause_count > 0, g->pause_max_ms);
         k_u64(&o, "promoted_bytes", g->promoted_count > 0, g->promoted_bytes);
-        k_ms(&o, "duration_total_ms", g->count > 0, g->duration_total_ms);
+        k_ms(&o, "duration_total_ms", g->duration_count > 0, g->duration_total_ms);
         fputc('}', f);
     }
     fputs("]", f);

@@ -480,7 +480,7 @@ static void print_generations(FILE *f, const stats_report *r)
                 ms_s(b, sizeof b, gs->pause_count > 0, gs->pause_mean_ms),
                 ms_s(c, sizeof c, gs->pause_count > 0, gs->pause_max_ms),
                 mb_s(d, sizeof d, gs->promoted_count > 0, gs->promoted_bytes),
-                ms_s(e, sizeof e, gs->count > 0, gs->duration_total_ms)); /* no GC: absent, not 0 */
+                ms_s(e, sizeof e, gs->duration_count > 0, gs->duration_total_ms)); /* no GC ended: absent */
     }
 }
 
