@@ -900,16 +900,22 @@ static void emit_body(FILE *f, const gen_family *fam, const gen_event *e, int ps
     size_t i = 0;
     int pos_var = 0; /* offsets are relative to `pos` once a string has been read */
     unsigned off = 0;
-    /* the first run's check comes before any store, so a short payload leaves *o alone */
+    /* The first check comes before any store, so a short payload leaves *o alone. It asks
+     * for the least any payload of the template can hold: every scalar plus every string's
+     * terminator (2 bytes in UTF-16, 1 in ANSI). That also keeps an empty payload, whose
+     * data pointer may be NULL, from reaching the string scan (NULL + 0 is undefined). */
     if (t) {
-        size_t end = 0;
-        unsigned run = 0;
-        while (end < t->nfields && !is_nul_string(&t->fields[end])) {
-            run += (unsigned)gen_type_fixed_size(t->fields[end].type, ps);
-            end++;
+        unsigned least = 0;
+        for (size_t k = 0; k < t->nfields; k++) {
+            const gen_field *fk = &t->fields[k];
+            if (is_nul_string(fk)) {
+                least += fk->type == T_UNICODE_STRING ? 2u : 1u;
+            } else {
+                least += (unsigned)gen_type_fixed_size(fk->type, ps);
+            }
         }
-        if (run) {
-            fprintf(f, "    if (size < %u) {\n        return 0;\n    }\n", run);
+        if (least) {
+            fprintf(f, "    if (size < %u) {\n        return 0;\n    }\n", least);
         }
     }
     if (!covered) {
