@@ -26,6 +26,12 @@ internal static class GcAnalysis
         "ToString", "GetHashCode", "GetType", "Equals", "EnsureBGCRevisitInfoAlloc", "ToXml",
     };
 
+    // Methods that read a value another method computes and caches, called after it as TraceGC's
+    // own OnEnd does: GetPinnedObjectPercentage divides the pinnedObjectSizes field, which only
+    // GetPinnedObjectSizes fills (else -1). OnEnd calls both on every complete GC; on a GC that
+    // never completed, name order alone would have the percentage see -1 (0 or -1 whatever the pins).
+    private static readonly HashSet<string> CalledAfter = new(StringComparer.Ordinal) { "GetPinnedObjectPercentage" };
+
     public static long Write(TraceEventDispatcher source, TextWriter output)
     {
         long n = 0;
@@ -109,7 +115,8 @@ internal static class GcAnalysis
         foreach (var m in t.GetMethods(pub).Where(m => !m.IsSpecialName && m.GetParameters().Length == 0 && m.ReturnType != typeof(void)
                                                          && !m.IsGenericMethod && !SkipMethods.Contains(m.Name)
                                                          && m.DeclaringType != typeof(object))
-                     .OrderBy(m => m.Name, StringComparer.Ordinal))
+                     .OrderBy(m => CalledAfter.Contains(m.Name) ? 1 : 0)
+                     .ThenBy(m => m.Name, StringComparer.Ordinal))
         {
             if (comma)
                 sb.Append(',');
