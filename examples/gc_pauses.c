@@ -19,7 +19,7 @@ int main(int argc, char **argv)
         return 2;
     }
     /* the GC model needs timestamp order: file order interleaves threads */
-    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     gcev_error err;
     if (gcev_trace_open_file(argv[1], &opts, &t, &err) != GCEV_OK) {

@@ -516,7 +516,7 @@ static void test_time_order_keeps_every_event(void **state)
 {
     (void)state;
     char *path = path_in_corpus("gcrundownevents.etl");
-    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t = NULL;
     gcev_error err = {0};
     assert_int_equal(gcev_trace_open_file(path, &opts, &t, &err), GCEV_OK);
@@ -605,7 +605,7 @@ static void test_compressed_relogged_file(void **state)
     assert_non_null(data);
     assert_int_equal(size, 7403);
     for (uint32_t order = 0; order < 2; order++) {
-        gcev_trace_options o = {order, 0};
+        gcev_trace_options o = {.order = order};
         gcev_trace *t = NULL;
         gcev_error err = {0};
         assert_int_equal(gcev_trace_open_file(path, &o, &t, &err), GCEV_OK);
@@ -661,7 +661,7 @@ static void test_cut_at_a_buffer_boundary_is_truncated(void **state)
         assert_int_equal(gcev_rd_u32le(data + 0x48 + 32 + 36), files[f].buffers);
         for (size_t b = 1; b < nb; b++) {
             for (uint32_t order = 0; order < 2; order++) {
-                gcev_trace_options o = {order, 0};
+                gcev_trace_options o = {.order = order};
                 gcev_trace *t = NULL;
                 gcev_error err = {0};
                 assert_int_equal(gcev_trace_open_memory(data, bounds[b], &o, &t, &err), GCEV_OK);

@@ -33,7 +33,7 @@ static void check_trace(const char *dir, const char *name, const char *format, u
     snprintf(path, sizeof path, "%s/corpus/%s", dir, name);
     gcev_trace *t;
     gcev_error err = {0};
-    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
     assert_int_equal(gcev_trace_open_file(path, &o, &t, &err), GCEV_OK);
     const gcev_trace_info *info = gcev_trace_get_info(t);
     assert_string_equal(gcev_trace_format_name(info->format), format);
@@ -790,7 +790,7 @@ static void te_check_trace(const char *dir, const char *name)
     snprintf(path, sizeof path, "%s/corpus/%s", dir, name);
     gcev_trace *t;
     gcev_error err = {0};
-    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
     assert_int_equal(gcev_trace_open_file(path, &o, &t, &err), GCEV_OK);
     gcev_trace_event ev;
     gcev_status st;

@@ -35,7 +35,7 @@ static char *corpus_path(const char *name, const char *suffix)
 static gcev_stats *analyse(const char *name)
 {
     char *path = corpus_path(name, "");
-    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     assert_int_equal(gcev_trace_open_file(path, &opts, &t, NULL), GCEV_OK);
     gcev_stats *s;

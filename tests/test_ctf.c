@@ -737,7 +737,7 @@ static void test_trace_streams_merged_in_time_order(void **state)
     write_file(dir, "channel0_2", NULL, 0); /* an empty stream file */
     gcev_trace *t;
     gcev_error err;
-    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
     assert_int_equal(gcev_trace_open_file(dir, &o, &t, &err), GCEV_OK);
     gcev_trace_event ev;
     uint32_t want = 1;

@@ -106,7 +106,7 @@ static void test_nettrace_hostile_block_size_is_rejected(void **s)
     p[at + 2] = 0xff;
     gcev_trace *t;
     gcev_error err;
-    gcev_trace_options o = {0, 1024};
+    gcev_trace_options o = {.max_block_size = 1024};
     assert_int_equal(gcev_trace_open_memory(p, n, &o, &t, &err), GCEV_OK);
     gcev_status st;
     assert_int_equal(walk(t, &st, &err), 0);
@@ -146,7 +146,7 @@ static void test_nettrace_time_order_sorts_between_sequence_points(void **s)
     for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
         size_t n;
         uint8_t *p = sample_trace(versions[v][0], (int)versions[v][1], &n);
-        gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+        gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
         gcev_trace *t;
         assert_int_equal(gcev_trace_open_memory(p, n, &o, &t, NULL), GCEV_OK);
         gcev_trace_event ev;
@@ -344,7 +344,7 @@ static void test_nettrace_v6_redefined_metadata_applies_from_its_record_on(void 
             wt_event(&t, id, 5, 200, 0);
             wt_event(&t, id, 6, 190, 0);
             wt_finish(&t);
-            gcev_trace_options o = {order, 0};
+            gcev_trace_options o = {.order = order};
             gcev_trace *tr;
             assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
             gcev_trace_event ev;
@@ -492,7 +492,7 @@ static void test_nettrace_time_order_equal_timestamps_keep_file_order(void **s)
             wt_event(&t, id, evs[i].thread, evs[i].ts, 0);
         }
         wt_finish(&t);
-        gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+        gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
         gcev_trace *tr;
         assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
         /* thread 3 goes back (50 then 20): sorted; the 50s in file order */
@@ -529,7 +529,7 @@ static void test_nettrace_time_order_first_stream_not_earliest(void **s)
     wt_event(&t, id, 13, 1100, 0);
     wt_event(&t, id, 12, 1050, 0);
     wt_finish(&t);
-    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *tr;
     assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
     static const uint32_t want[] = {2, 3, 7, 1, 5, 6, 0, 4, 9, 8};
@@ -712,7 +712,7 @@ static void test_nettrace_kind_is_one_key_per_metadata_record(void **s)
                     wt_event(&t, i % 3 ? a : b, 5 + (uint64_t)(i % 2), 100 + i, 0);
                 }
                 wt_finish(&t);
-                gcev_trace_options opts = {order, 0};
+                gcev_trace_options opts = {.order = order};
                 gcev_trace *tr;
                 gcev_error err;
                 assert_int_equal(gcev_trace_open_memory(t.data, t.size, &opts, &tr, &err), GCEV_OK);
@@ -774,7 +774,7 @@ static void test_nettrace_time_order_from_memory_matches_the_copying_buffer(void
                 }
             }
             wt_finish(&t);
-            gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+            gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
             drip d = {t.data, t.size, 0};
             gcev_trace *m, *r = NULL;
             assert_int_equal(gcev_trace_open_memory(t.data, t.size, &opts, &m, NULL), GCEV_OK);

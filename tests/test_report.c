@@ -26,7 +26,7 @@
 
 static gcev_stats *stats_of(const uint8_t *data, size_t size)
 {
-    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     gcev_stats *s;
     assert_int_equal(gcev_trace_open_memory(data, size, &o, &t, NULL), GCEV_OK);
@@ -354,7 +354,7 @@ static void test_report_warnings_for_drops_truncation_and_unfinished(void **stat
     size_t size = 0;
     uint8_t *data = report_trace_write(10, &size);
     assert_non_null(data);
-    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     gcev_stats *s;
     assert_int_equal(gcev_trace_open_memory(data, size, &o, &t, NULL), GCEV_OK);

@@ -503,7 +503,7 @@ static gcev_stats *read_back(sink *k)
     const uint8_t *data;
     size_t n;
     assert_int_equal(gcev_writer_finish(k->w, &data, &n), GCEV_OK);
-    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     assert_int_equal(gcev_trace_open_memory(data, n, &opts, &t, NULL), GCEV_OK);
     gcev_stats *s;
@@ -1197,7 +1197,7 @@ static void test_stats_processes_of_an_etl_trace(void **state)
     two_processes(&k);
     etlb_buffer_end(&b);
 
-    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     assert_int_equal(gcev_trace_open_memory(b.data, b.size, &opts, &t, NULL), GCEV_OK);
     gcev_stats *s;

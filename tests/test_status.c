@@ -327,7 +327,7 @@ static void test_status_limit_block_larger_than_the_limit(void **state)
     (void)state;
     size_t n;
     uint8_t *b = sample(&n);
-    gcev_trace_options o = {GCEV_TRACE_ORDER_FILE, 16};
+    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_FILE, .max_block_size = 16};
     gcev_trace *t = NULL;
     gcev_error e = poisoned();
     gcev_status st = gcev_trace_open_memory(b, n, &o, &t, &e);
@@ -366,7 +366,7 @@ static void test_status_nomem_reading_a_trace_into_stats(void **state)
     (void)state;
     size_t n;
     uint8_t *b = sample(&n);
-    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     assert_int_equal(gcev_trace_open_memory(b, n, &o, &t, NULL), GCEV_OK);
     gcev_stats *s;

@@ -173,7 +173,9 @@ typedef struct gcev_stats_mark {
 #define GCEV_STATS_GC_HAS_GENERATION_COUNT (UINT64_C(1) << 48) /* generation_count */
 
 /* gcev_stats_gc.flags */
-#define GCEV_STATS_GC_INCOMPLETE (1u << 0)        /* events were dropped while this GC was open */
+#define GCEV_STATS_GC_INCOMPLETE                                                                             \
+    (1u << 0) /* events were dropped, or input skipped, while this GC was open                               \
+               */
 #define GCEV_STATS_GC_SHARED_SUSPENSION (1u << 1) /* started inside another GC's suspension */
 /* ended with GCHeapStats and, unless background, its RestartEEEnd: TraceEvent's IsComplete.
  * Only complete GCs enter the per-process summaries (gcev_stats_process), as in TraceEvent. */
@@ -454,6 +456,9 @@ typedef struct gcev_stats_summary {
     uint32_t survived_gc;       /* HAS_SURVIVED: number of the last full blocking GC */
     uint64_t process_survived;  /* HAS_SURVIVED: ProcessSurvived after it */
     uint8_t limit_hit;          /* 1: a segment/handle/AppDomain table reached its limit */
+    /* Added later: */
+    uint64_t skipped_ranges; /* reported by gcev_stats_note_skipped() (keep-going reads) */
+    uint64_t skipped_bytes;  /* their bytes */
 } gcev_stats_summary;
 
 /* Pause distribution (gcev's own: nearest-rank percentiles of the pauses). */
@@ -635,6 +640,16 @@ GCEV_API gcev_status gcev_stats_add_decoded_process(gcev_stats *s, const gcev_ev
 GCEV_API void gcev_stats_note_dropped(gcev_stats *s, uint64_t count, double ms);
 
 /*
+ * Reports that a range of `bytes` bytes of the trace was skipped (a damaged block read past
+ * with gcev_trace_options.keep_going, gcev_trace_skip_at()) just before time `ms`, the time
+ * of the first event after it: the events in it are lost, so the GCs open at that point,
+ * and the GC that ended last and would still take a GCHeapStats, are flagged
+ * GCEV_STATS_GC_INCOMPLETE, as by gcev_stats_note_dropped(); summary.skipped_ranges grows by
+ * one and summary.skipped_bytes by bytes. Does nothing when s is NULL.
+ */
+GCEV_API void gcev_stats_note_skipped(gcev_stats *s, uint64_t bytes, double ms);
+
+/*
  * Ends the feed: closes what is still open (a suspension without RestartEEEnd keeps its
  * pause unknown), computes the values of each GC's end, the summaries, the pause
  * distributions and the never-freed lists. Returns GCEV_OK, GCEV_E_INVALID_ARG (s NULL) or
@@ -652,7 +667,9 @@ typedef void (*gcev_stats_progress_fn)(void *ctx, uint64_t events, uint64_t file
 
 /*
  * Reads every remaining event of `t` into the model, reporting dropped events
- * (gcev_trace_dropped_events()) as they are detected, then calls gcev_stats_finish().
+ * (gcev_trace_dropped_events()) and, for a trace opened with keep_going, skipped ranges
+ * (gcev_trace_skip_at(), through gcev_stats_note_skipped()) when the stream reaches the
+ * first event after each, then calls gcev_stats_finish().
  * Open the trace with GCEV_TRACE_ORDER_TIME: the model needs timestamp order. progress and
  * err may be NULL; ctx is passed to progress. t stays open (the caller closes it).
  * Returns GCEV_OK at the clean end of the trace; the reader's error status (err filled as

@@ -156,6 +156,27 @@ enum {
 typedef struct gcev_trace_options {
     uint32_t order;          /* GCEV_TRACE_ORDER_* */
     uint32_t max_block_size; /* safety limit for one block/buffer; 0 = default (256 MiB) */
+    /* Added later; 0 (a zero-initialized struct) keeps the behaviour before it. */
+    /*
+     * 1: read past damage. A fault in the data (GCEV_E_FORMAT, GCEV_E_TRUNCATED_FILE,
+     * GCEV_E_LIMIT, GCEV_E_UNSUPPORTED inside the trace; never at open) no longer ends the
+     * trace: the reader skips to the next block or buffer the format lets it find, records
+     * the bytes it skipped (gcev_trace_skip_at()) and goes on. EventPipe: a fault inside a
+     * block skips the rest of the block, to the end its header records (an event whose
+     * metadata is unknown only that event); a damaged block header or size (V3-V5: no
+     * EndObject tag at its recorded end) is skipped by scanning forward for the next
+     * plausible object header (V6: block header that the next one confirms); NetPerf V1/V2,
+     * whose events are not in blocks, skips the rest of its events. ETL: a fault in a
+     * record skips the rest of its buffer; a damaged buffer header, the whole buffer, to
+     * the next boundary of the logfile header's fixed buffer size (files in compressed
+     * mode, whose buffers vary: the next plausible buffer header). CTF: a fault inside a
+     * packet skips to the next packet of that stream file (its packet header gives the
+     * packet's size); a damaged packet header ends that stream file, as without the option.
+     * An input that ends inside a record is skipped to its end and the trace ends cleanly
+     * (GCEV_END). The work stays linear in the input's size, whatever it holds. Out of
+     * memory, read errors and faults at open are reported as without the option.
+     */
+    uint32_t keep_going;
 } gcev_trace_options;
 
 typedef struct gcev_trace gcev_trace;
@@ -276,6 +297,37 @@ GCEV_API size_t gcev_trace_drop_count(const gcev_trace *t);
 /* The i-th recorded gap, owned by t until gcev_trace_close(); NULL when t is NULL
  * or i >= gcev_trace_drop_count(t). */
 GCEV_API const gcev_trace_drop *gcev_trace_drop_at(const gcev_trace *t, size_t i);
+
+/* A range of the input skipped by a trace opened with gcev_trace_options.keep_going. */
+typedef struct gcev_trace_skip {
+    uint64_t offset; /* file offset of the first byte skipped (CTF: into the stream file the message names) */
+    uint64_t bytes;  /* bytes skipped: to the next block/buffer read, or to the end of the input;
+                        0 when the input ends where more was promised (an ETL header's buffer count) */
+    gcev_status
+        status; /* the fault: GCEV_E_FORMAT, GCEV_E_TRUNCATED_FILE, GCEV_E_LIMIT, GCEV_E_UNSUPPORTED */
+    uint64_t fault_offset; /* where the fault is, as gcev_trace_next() would have reported it */
+    const char *message;   /* its message, as gcev_trace_next() would have reported it (cut to
+                              255 bytes); UTF-8, owned by t until gcev_trace_close() */
+    int64_t timestamp;     /* of the first event read after the range (file order), when has_timestamp */
+    uint8_t has_timestamp; /* 0 when no event follows the range */
+} gcev_trace_skip;
+
+/*
+ * Ranges skipped so far (at most 1024 are kept: consecutive ones with the same fault are
+ * merged into one, later ones only counted by gcev_trace_skipped_ranges() and
+ * gcev_trace_skipped_bytes()); 0 when t is NULL or was not opened with keep_going. A
+ * range is recorded when the reader resumes after it, so in file order before the first
+ * event after it is returned (in timestamp order the reader runs ahead of the events
+ * returned); its timestamp is set when that event is read.
+ */
+GCEV_API size_t gcev_trace_skip_count(const gcev_trace *t);
+/* The i-th recorded range, owned by t until gcev_trace_close(); NULL when t is NULL or
+ * i >= gcev_trace_skip_count(t). */
+GCEV_API const gcev_trace_skip *gcev_trace_skip_at(const gcev_trace *t, size_t i);
+/* Every range skipped so far, also those past the 1024 recorded; 0 when t is NULL. */
+GCEV_API uint64_t gcev_trace_skipped_ranges(const gcev_trace *t);
+/* The bytes of every range skipped so far; 0 when t is NULL. */
+GCEV_API uint64_t gcev_trace_skipped_bytes(const gcev_trace *t);
 
 /* Closes t and frees everything it owns (every view it handed out ends). NULL is allowed. */
 GCEV_API void gcev_trace_close(gcev_trace *t);

@@ -93,25 +93,54 @@ gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_event *ev
     return gcev_stats_add(s, &in);
 }
 
+/* The GC a GCHeapStats of process p arriving now would fill (as on_heap_stats picks it), or -1. */
+static long heap_stats_target(const gcev_stats *s, const stats_proc *p)
+{
+    long gi = gcev_stats_current(s, p);
+    if (gi < 0 && !s->compat && p->last_ended >= 0 &&
+        !(s->gcs[p->last_ended].present & GCEV_STATS_GC_HAS_HEAP_STATS)) {
+        gi = p->last_ended;
+    }
+    return gi;
+}
+
+/* Events were lost just before `ms`: flags the GCs they may have belonged to. */
+static void flag_lost(gcev_stats *s, double ms)
+{
+    /* The lost events may have belonged to any GC open at `ms` or ending after
+     * it (time order across threads is only approximate), or to the GC that
+     * ended last while it still awaits its HeapStats: only while no later GC of
+     * its process has started, since a GCHeapStats then goes to that one. */
+    size_t stop = s->ngcs > DROP_SEARCH ? s->ngcs - DROP_SEARCH : 0;
+    for (size_t i = s->ngcs; i-- > stop;) {
+        gcev_stats_gc *g = &s->gcs[i];
+        const stats_proc *p = &s->procs[s->gcx[i].proc];
+        int open = !(g->present & GCEV_STATS_GC_HAS_END) || g->end_ms >= ms;
+        int awaiting = (long)i == p->last_ended && !(g->present & GCEV_STATS_GC_HAS_HEAP_STATS) &&
+                       heap_stats_target(s, p) == (long)i;
+        if (open || awaiting) {
+            g->flags |= GCEV_STATS_GC_INCOMPLETE;
+        }
+    }
+}
+
 void gcev_stats_note_dropped(gcev_stats *s, uint64_t count, double ms)
 {
     if (!s || !count) {
         return;
     }
     s->sum.dropped_events += count;
-    /* The lost events may have belonged to any GC open at `ms` or ending after
-     * it (time order across threads is only approximate), or to the GC that
-     * just ended and still awaits its HeapStats. */
-    size_t stop = s->ngcs > DROP_SEARCH ? s->ngcs - DROP_SEARCH : 0;
-    for (size_t i = s->ngcs; i-- > stop;) {
-        gcev_stats_gc *g = &s->gcs[i];
-        int open = !(g->present & GCEV_STATS_GC_HAS_END) || g->end_ms >= ms;
-        int awaiting =
-            (long)i == s->procs[s->gcx[i].proc].last_ended && !(g->present & GCEV_STATS_GC_HAS_HEAP_STATS);
-        if (open || awaiting) {
-            g->flags |= GCEV_STATS_GC_INCOMPLETE;
-        }
+    flag_lost(s, ms);
+}
+
+void gcev_stats_note_skipped(gcev_stats *s, uint64_t bytes, double ms)
+{
+    if (!s) {
+        return;
     }
+    s->sum.skipped_ranges++;
+    s->sum.skipped_bytes += bytes;
+    flag_lost(s, ms);
 }
 
 gcev_status gcev_stats_finish(gcev_stats *s)

@@ -198,7 +198,7 @@ int gcev_cmd_report(int argc, char **argv)
         return gcev_cli_no_file("report");
     }
     /* the analysis needs timestamp order */
-    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     if (gcev_cli_open_trace("report", path, &opts, &t)) {
         return GCEV_EXIT_USAGE;

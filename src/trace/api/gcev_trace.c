@@ -424,6 +424,29 @@ static GCEV_NOINLINE gcev_status trace_stick(gcev_trace *t, gcev_status st, cons
     return trace_errno(t, st);
 }
 
+/* What gcev_trace_next leaves in an event before the reader fills it. */
+static void trace_prepare(const gcev_trace *t, gcev_trace_event *ev)
+{
+    if (!t->fills_event) {
+        memset(ev, 0, sizeof *ev);
+    } else {
+        /* members added after the reader's fill_event() was written */
+        ev->no_event_id = 0;
+        ev->process_name = NULL;
+        ev->kind = NULL;
+    }
+}
+
+/* The reader's next event, read past faults when keep-going. */
+static inline gcev_status trace_read(gcev_trace *t, gcev_trace_event *ev, gcev_error *e)
+{
+    gcev_status st = t->ops->next(t, ev, e);
+    if (st != GCEV_OK && st != GCEV_END && t->opts.keep_going) {
+        st = gcev_trace_resume(t, st, e, ev, t->ops);
+    }
+    return st;
+}
+
 static gcev_status trace_next_timed(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
 {
     gcev_order *o = t->order;
@@ -444,7 +467,7 @@ static gcev_status trace_next_timed(gcev_trace *t, gcev_trace_event *ev, gcev_er
         gcev_error e = {0};
         gcev_trace_event tmp;
         memset(&tmp, 0, sizeof tmp);
-        gcev_status st = t->ops->next(t, &tmp, &e);
+        gcev_status st = trace_read(t, &tmp, &e);
         if (st == GCEV_OK) {
             trace_finish_event(t, &tmp);
             st = gcev_order_push(o, &tmp);
@@ -472,6 +495,10 @@ gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
         if (st == GCEV_OK) {
             return GCEV_OK;
         }
+        if (t->opts.keep_going && st != GCEV_END &&
+            (st = gcev_trace_resume(t, st, &e, ev, t->ops)) == GCEV_OK) {
+            return GCEV_OK;
+        }
         return trace_stick(t, st, &e, err);
     }
     return trace_next_slow(t, ev, err);
@@ -491,17 +518,10 @@ static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event
         }
         return trace_errno(t, t->sticky);
     }
-    if (!t->fills_event) {
-        memset(ev, 0, sizeof *ev);
-    } else {
-        /* members added after the reader's fill_event() was written */
-        ev->no_event_id = 0;
-        ev->process_name = NULL;
-        ev->kind = NULL;
-    }
+    trace_prepare(t, ev);
     gcev_error e;
     e.message = NULL;
-    gcev_status st = t->ops->next(t, ev, &e);
+    gcev_status st = trace_read(t, ev, &e);
     if (st == GCEV_OK) {
         trace_finish_event(t, ev);
         return GCEV_OK;
@@ -529,6 +549,26 @@ const gcev_trace_drop *gcev_trace_drop_at(const gcev_trace *t, size_t i)
     return (t && i < t->ndrops) ? &t->drops[i] : NULL;
 }
 
+size_t gcev_trace_skip_count(const gcev_trace *t)
+{
+    return t ? t->nskips : 0;
+}
+
+const gcev_trace_skip *gcev_trace_skip_at(const gcev_trace *t, size_t i)
+{
+    return (t && i < t->nskips) ? &t->skips[i] : NULL;
+}
+
+uint64_t gcev_trace_skipped_ranges(const gcev_trace *t)
+{
+    return t ? t->skipped_ranges : 0;
+}
+
+uint64_t gcev_trace_skipped_bytes(const gcev_trace *t)
+{
+    return t ? t->skipped_bytes : 0;
+}
+
 void gcev_trace_close(gcev_trace *t)
 {
     if (!t) {
@@ -541,5 +581,7 @@ void gcev_trace_close(gcev_trace *t)
     gcev_source_close(&t->src);
     gcev_archive_close(t->archive);
     free(t->drops);
+    free(t->skips);
+    free(t->skip_text);
     free(t);
 }

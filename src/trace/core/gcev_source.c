@@ -350,3 +350,64 @@ gcev_status gcev_source_skip(gcev_source *s, uint64_t n, gcev_error *err)
     }
     return GCEV_OK;
 }
+
+gcev_status gcev_source_seek(gcev_source *s, uint64_t pos, gcev_error *err)
+{
+    if (!source_windowed(s)) {
+        if (pos > s->size) {
+            return source_fail(err, GCEV_E_TRUNCATED_FILE, s->size, "trace ends inside a record");
+        }
+        s->pos = pos;
+        return GCEV_OK;
+    }
+    if (pos < s->pos) {
+        return source_fail(err, GCEV_E_INVALID_ARG, s->pos, "a stream cannot go back");
+    }
+    return gcev_source_skip(s, pos - s->pos, err);
+}
+
+gcev_status gcev_source_scan(gcev_source *s, size_t need,
+                             int (*match)(void *ctx, const uint8_t *p, size_t n, uint64_t off), void *ctx,
+                             gcev_error *err)
+{
+    if (!source_windowed(s)) {
+        for (uint64_t i = s->pos; i < s->size; i++) {
+            if (match(ctx, s->base + i, (size_t)(s->size - i), i)) {
+                s->pos = i;
+                return GCEV_OK;
+            }
+        }
+        s->pos = s->size;
+        return GCEV_END;
+    }
+    /* a stream: windows of 64 KiB past `need` bytes of look-ahead, each byte looked at once */
+    size_t w = GCEV_SOURCE_MIN_WINDOW + need;
+    if (w > s->max_take) {
+        w = s->max_take;
+    }
+    for (;;) {
+        const uint8_t *v;
+        size_t got;
+        gcev_status st = gcev_source_peek(s, w, &v, &got, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+        if (got == 0) {
+            return GCEV_END;
+        }
+        /* offsets whose look-ahead is whole, or every one when the input ends in this window */
+        size_t last = got < w ? got : got - need;
+        if (last == 0) {
+            last = 1;
+        }
+        for (size_t k = 0; k < last; k++) {
+            if (match(ctx, v + k, got - k, s->pos + k)) {
+                return gcev_source_skip(s, k, err);
+            }
+        }
+        st = gcev_source_skip(s, last, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+    }
+}

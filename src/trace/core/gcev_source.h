@@ -54,5 +54,23 @@ static inline uint64_t gcev_source_pos(const gcev_source *s)
 {
     return s->pos;
 }
+/* Whether the whole input is in memory (a mapped file, a caller's buffer): any offset can be read. */
+static inline int gcev_source_random(const gcev_source *s)
+{
+    return s->base != NULL && s->read == NULL && s->fd < 0;
+}
+/* Moves to offset pos: anywhere in the input with random access, else only forward (skip). */
+gcev_status gcev_source_seek(gcev_source *s, uint64_t pos, gcev_error *err);
+/*
+ * Keep-going's search for the next record a reader can trust: moves forward from the
+ * current position to the first offset where match(ctx, p, n, off) returns 1, p being the
+ * bytes from offset off: n of them, at least `need` unless the input ends first (with
+ * random access, all the rest of the input; for a stream, what the window holds). Returns
+ * GCEV_OK there, GCEV_END at the end of the input (nothing matched), or a read error. match
+ * must do O(1) work per call (it is called at every offset), so the search is linear.
+ */
+gcev_status gcev_source_scan(gcev_source *s, size_t need,
+                             int (*match)(void *ctx, const uint8_t *p, size_t n, uint64_t off), void *ctx,
+                             gcev_error *err);
 
 #endif

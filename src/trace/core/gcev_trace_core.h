@@ -16,12 +16,48 @@ typedef struct gcev_trace_ops {
     /* Next event in file order: GCEV_OK, GCEV_END, or an error with err->offset. */
     gcev_status (*next)(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
     void (*destroy)(gcev_trace *t);
+    /*
+     * Keep-going (gcev_trace_options.keep_going), or NULL when the reader cannot: called
+     * after next() failed with `fault` (a data fault: FORMAT, TRUNCATED_FILE, LIMIT,
+     * UNSUPPORTED), it moves the reader to the next block/buffer it can read and sets
+     * *from / *to to the file range it skips (to > from: each call must move past the
+     * previous range, which keeps keep-going linear). Returns GCEV_OK (next() goes on from
+     * there), GCEV_END (the rest of the input is skipped: *to is its end) or an error that
+     * ends the trace (out of memory, a read error) with err set.
+     */
+    gcev_status (*resync)(gcev_trace *t, const gcev_error *fault, uint64_t *from, uint64_t *to,
+                          gcev_error *err);
 } gcev_trace_ops;
 
-enum { GCEV_MAX_DROPS = 1024 };
+enum { GCEV_MAX_DROPS = 1024, GCEV_MAX_SKIPS = 1024 };
 
 /* Records a sequence gap (keeps at most GCEV_MAX_DROPS, counts all). */
 void gcev_trace_note_drop(gcev_trace *t, const gcev_trace_drop *d);
+
+/*
+ * Records a skipped range [from, to) of the input and the fault that made it (keeps at most
+ * GCEV_MAX_SKIPS, merging one that starts where the previous one ended with the same fault;
+ * counts all). For readers that skip on their own (CTF); the others return ranges from
+ * ops->resync, which trace/api records.
+ */
+void gcev_trace_note_skip(gcev_trace *t, uint64_t from, uint64_t to, const gcev_error *fault);
+/*
+ * Keep-going: after the reader's fault `st` (*e) from reader->next(), asks reader->resync for
+ * the next place to read, records the range it skips and reads on with reader->next(). Returns the status of
+ * the next event read (GCEV_OK with *ev filled), GCEV_END when the rest of the input was
+ * skipped, or the fault itself when the reader cannot resynchronise. Every range must start at
+ * or after the end of the previous one and not be empty, so the loop ends with the input.
+ */
+gcev_status gcev_trace_resume(gcev_trace *t, gcev_status st, gcev_error *e, gcev_trace_event *ev,
+                              const gcev_trace_ops *reader);
+/* Gives the ranges recorded since the last call the timestamp of the event read after them. */
+void gcev_trace_skips_reached(gcev_trace *t, int64_t timestamp);
+/* Whether a status is a fault in the data that keep-going reads past. */
+static inline int gcev_trace_skippable(gcev_status st)
+{
+    return st == GCEV_E_FORMAT || st == GCEV_E_TRUNCATED_FILE || st == GCEV_E_LIMIT ||
+           st == GCEV_E_UNSUPPORTED;
+}
 
 /* An ordering barrier (see gcev_order.h); a no-op unless the trace is in timestamp order. */
 void gcev_trace_sequence_point(gcev_trace *t);
@@ -61,6 +97,14 @@ struct gcev_trace {
     /* info.clock_frequency as a double, and the value it was made from (gcev_trace_ms) */
     double freq_d;
     uint64_t freq_of_d;
+    /* keep-going: the skipped ranges (gcev_trace_note_skip); skips[i].message points
+     * into skip_text[i] */
+    gcev_trace_skip *skips;
+    char (*skip_text)[256];
+    size_t nskips;
+    size_t skips_untimed; /* skips[skips_untimed..nskips) wait for the next event's timestamp */
+    uint64_t skip_floor;  /* where the last range ended: the next one starts there or later */
+    uint64_t skipped_ranges, skipped_bytes;
 };
 
 /* ms of a timestamp: (ts - sync_time_qpc) * 1000 / clock_frequency, 0 without a clock. */

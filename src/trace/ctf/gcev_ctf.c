@@ -526,6 +526,42 @@ static void advance(ctf_reader *r, ctf_stream *s)
     }
 }
 
+/*
+ * advance() with keep-going (gcev_trace_options.keep_going): a fault inside a packet skips
+ * to the next packet of the stream (the packet header gave the packet's size); a fault in a
+ * packet header, or in a packet the file ends inside, skips the rest of the stream file.
+ * Each is a skipped range of the trace, no longer the stream's fault. Every turn moves to
+ * a later packet, so the loop ends with the file.
+ */
+static void advance_keep_going(ctf_reader *r, ctf_stream *s)
+{
+    gcev_trace *t = r->t;
+    int skipped = 0;
+    for (;;) {
+        advance(r, s);
+        if (s->state != ST_FAILED || !t->opts.keep_going || !gcev_trace_skippable(s->err)) {
+            break;
+        }
+        gcev_error f = {s->err, s->err_off, NULL, s->msg};
+        uint64_t from = s->have_packet ? s->pkt_off + s->pos / 8 : s->pkt_off;
+        skipped = 1;
+        if (s->have_packet && s->avail_bits >= s->pkt_bits) {
+            gcev_trace_note_skip(t, from, s->pkt_off + s->pkt_bits / 8, &f);
+            s->have_packet = 0;
+            s->state = ST_EVENT;
+            continue;
+        }
+        gcev_trace_note_skip(t, from, s->src.size > from ? s->src.size : from, &f);
+        s->state = ST_DONE;
+        break;
+    }
+    if (skipped && s->state == ST_EVENT) {
+        gcev_trace_skips_reached(t, s->ts_ns); /* the stream's next event, after the range */
+    } else if (skipped) {
+        t->skips_untimed = t->nskips; /* nothing follows in this stream */
+    }
+}
+
 /* ---- the merge -------------------------------------------------------------- */
 
 static int before(const ctf_reader *r, size_t a, size_t b)
@@ -607,7 +643,7 @@ static gcev_status ctf_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
     if (r->last) {
         ctf_stream *s = r->last;
         r->last = NULL;
-        advance(r, s);
+        advance_keep_going(r, s);
         if (s->state == ST_EVENT) {
             sift_down(r, 0);
         } else {
@@ -672,7 +708,7 @@ static void ctf_destroy(gcev_trace *t)
     t->impl = NULL;
 }
 
-static const gcev_trace_ops ctf_ops = {ctf_next, ctf_destroy};
+static const gcev_trace_ops ctf_ops = {ctf_next, ctf_destroy, NULL}; /* keep-going: advance_keep_going */
 
 /* ---- opening ----------------------------------------------------------------- */
 
@@ -917,7 +953,7 @@ gcev_status gcev_ctf_open(gcev_trace *t, const gcev_ctf_files *files, gcev_error
     uint32_t maxcpu = 0;
     for (size_t i = 0; i < r->nstreams; i++) {
         ctf_stream *s = &r->streams[i];
-        advance(r, s);
+        advance_keep_going(r, s);
         if (s->have_cpu && s->cpu_id + 1 > maxcpu && s->cpu_id < UINT32_MAX) {
             maxcpu = s->cpu_id + 1;
         }

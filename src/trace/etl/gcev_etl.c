@@ -60,6 +60,8 @@ typedef struct etl_impl {
     uint16_t compression;       /* COMPRESSION_FORMAT_* of compressed mode (see gcev_etl_open) */
     uint32_t buffers_written;   /* buffers the file must hold (see etl_buffers_missing), 0: unknown */
     uint32_t buffers_seen;      /* buffer headers read by next(), the header buffer included */
+    int compressed_mode;        /* the logfile header's mode: buffers of varying sizes */
+    uint64_t bh_off;            /* keep-going: the buffer whose header e->bh is, UINT64_MAX: none */
     gcev_etl_tl_cache *tl;
     /* the last provider GUID looked up and its compiled provider (consecutive events
      * mostly share one): one compare per event instead of a search */
@@ -189,6 +191,7 @@ static gcev_status etl_view_buffer(gcev_trace *t, etl_impl *e, gcev_error *err)
         return etl_fail(err, GCEV_E_TRUNCATED_FILE, off, "trace ends inside an ETL buffer header");
     }
     const char *msg = NULL;
+    e->bh_off = UINT64_MAX;
     st = gcev_etl_buffer_header_parse(v, &e->bh, &msg);
     if (st != GCEV_OK) {
         return etl_fail(err, st, off, msg);
@@ -196,6 +199,16 @@ static gcev_status etl_view_buffer(gcev_trace *t, etl_impl *e, gcev_error *err)
     if (e->bh.buffer_size > etl_max_buffer(t)) {
         return etl_fail(err, GCEV_E_LIMIT, off, "ETL buffer size exceeds the block-size limit");
     }
+    if (e->bh.flags & GCEV_ETL_BUFFER_FLAG_COMPRESSED) {
+        e->compressed_mode = 1; /* buffers of varying sizes from here on, whatever the header's mode */
+    }
+    if (t->opts.keep_going && e->trace_buffer_size && !e->compressed_mode &&
+        e->bh.buffer_size != e->trace_buffer_size) {
+        /* keep-going reads buffers at the logfile header's fixed size: a header that says
+         * otherwise is damaged (a larger size would hide the buffers after it) */
+        return etl_fail(err, GCEV_E_FORMAT, off, "ETL buffer size differs from the log file header's");
+    }
+    e->bh_off = off;
     st = gcev_source_peek(&t->src, e->bh.buffer_size, &v, &got, err);
     if (st != GCEV_OK) {
         return st;
@@ -224,7 +237,10 @@ static void etl_destroy(gcev_trace *t)
     t->impl = NULL;
 }
 
-static const gcev_trace_ops etl_ops = {etl_next, etl_destroy};
+static gcev_status etl_resync(gcev_trace *t, const gcev_error *fault, uint64_t *from, uint64_t *to,
+                              gcev_error *err);
+
+static const gcev_trace_ops etl_ops = {etl_next, etl_destroy, etl_resync};
 
 gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
 {
@@ -295,6 +311,7 @@ gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
     }
     if (lf.log_file_mode & ETL_MODE_COMPRESSED) {
         e->compression = (uint16_t)gcev_rd_u32le(buf + ETL_BUFFER_STATE_OFFSET);
+        e->compressed_mode = 1;
     }
     t->info.format = GCEV_FORMAT_ETL;
     t->info.format_version = 0;
@@ -474,4 +491,100 @@ static gcev_status etl_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
         }
         e->in_buffer = 0;
     }
+}
+
+/* ---- keep-going (gcev_trace_options.keep_going) ---- */
+
+/* Compressed mode, whose buffers vary in size: a buffer header whose sizes fit the trace's
+ * buffer size and whose successor (with random access) is a buffer header too, or the end. */
+static int etl_header_plausible(const etl_impl *e, const uint8_t *p, size_t n)
+{
+    gcev_etl_buffer_header h;
+    const char *msg;
+    uint32_t most = e->trace_buffer_size ? e->trace_buffer_size : ETL_DEFAULT_MAX_BUFFER;
+    return n >= GCEV_ETL_BUFFER_HEADER_SIZE && gcev_etl_buffer_header_parse(p, &h, &msg) == GCEV_OK &&
+           h.buffer_size <= most && h.saved_offset <= most && gcev_rd_u16le(p + 0x36) <= 8;
+}
+
+static int etl_match_buffer(void *ctx, const uint8_t *p, size_t n, uint64_t off)
+{
+    const gcev_trace *t = ctx;
+    const etl_impl *e = t->impl;
+    if (!etl_header_plausible(e, p, n)) {
+        return 0;
+    }
+    uint64_t next = off + gcev_rd_u32le(p);
+    if (!gcev_source_random(&t->src)) {
+        return 1;
+    }
+    return next == t->src.size ||
+           (next < t->src.size && etl_header_plausible(e, t->src.base + next, (size_t)(t->src.size - next)));
+}
+
+/*
+ * After a fault: a record's skips the rest of its buffer (the buffer has its size); a
+ * buffer's header or contents (sizes, compressed data) the whole buffer, to the next
+ * boundary of the logfile header's fixed buffer size, or in compressed mode to the end
+ * its header gives or, when that header is what is damaged, to the next plausible header.
+ */
+static gcev_status etl_resync(gcev_trace *t, const gcev_error *fault, uint64_t *from, uint64_t *to,
+                              gcev_error *err)
+{
+    etl_impl *e = t->impl;
+    const uint64_t pos = gcev_source_pos(&t->src);
+    uint64_t next;
+    if (e->in_buffer) {
+        e->in_buffer = 0;
+        *from = fault->offset > e->buf_off ? fault->offset : e->buf_off;
+        if (e->file_have < e->bh.buffer_size) {
+            *to = e->buf_off + e->file_have; /* the input ends inside it */
+            gcev_status st = gcev_source_seek(&t->src, *to, err);
+            return st == GCEV_OK ? GCEV_END : st;
+        }
+        next = e->buf_off + e->bh.buffer_size;
+    } else {
+        *from = pos;
+        e->buffers_seen++; /* one of the buffers BuffersWritten counts, though unread */
+        if (fault->code == GCEV_E_TRUNCATED_FILE) {
+            next = UINT64_MAX; /* the input ends inside this buffer, or buffers are missing */
+        } else if (!e->compressed_mode && e->trace_buffer_size >= GCEV_ETL_BUFFER_HEADER_SIZE) {
+            next = pos + e->trace_buffer_size;
+        } else if (e->bh_off == pos) {
+            next = pos + e->bh.buffer_size; /* its header was fine: its contents are not */
+        } else {
+            gcev_status st = gcev_source_skip(&t->src, 1, err);
+            if (st == GCEV_OK) {
+                st = gcev_source_scan(&t->src, GCEV_ETL_BUFFER_HEADER_SIZE, etl_match_buffer, t, err);
+            }
+            *to = gcev_source_pos(&t->src);
+            return st;
+        }
+    }
+    /* to the next buffer, or to the end of the input when it comes first */
+    gcev_status st = GCEV_OK;
+    if (gcev_source_random(&t->src) || t->src.size) {
+        uint64_t end = t->src.size;
+        if (next >= end) {
+            st = gcev_source_seek(&t->src, end, err);
+            *to = end;
+            return st == GCEV_OK ? GCEV_END : st;
+        }
+        st = gcev_source_seek(&t->src, next, err);
+    } else {
+        while (st == GCEV_OK && gcev_source_pos(&t->src) < next) {
+            const uint8_t *v;
+            size_t got;
+            uint64_t step = next - gcev_source_pos(&t->src);
+            st = gcev_source_peek(&t->src, step < (1u << 16) ? (size_t)step : (1u << 16), &v, &got, err);
+            if (st == GCEV_OK && got == 0) {
+                *to = gcev_source_pos(&t->src);
+                return GCEV_END;
+            }
+            if (st == GCEV_OK) {
+                st = gcev_source_skip(&t->src, got, err);
+            }
+        }
+    }
+    *to = gcev_source_pos(&t->src);
+    return st;
 }

@@ -333,6 +333,8 @@ static gcev_status next_object(gcev_trace *t, gcev_error *err)
     gcev_nettrace *np = t->impl;
     const uint8_t *v;
     uint64_t at = gcev_source_pos(&t->src);
+    np->obj_start = at;
+    np->has_len = np->has_body = 0;
     gcev_status st = take(t, 1, &v, err);
     if (st == GCEV_E_TRUNCATED_FILE) {
         return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, at, "trace ends without its end tag");
@@ -365,14 +367,23 @@ static gcev_status next_object(gcev_trace *t, gcev_error *err)
     if (st != GCEV_OK) {
         return st;
     }
+    uint64_t body = gcev_source_pos(&t->src);
+    np->body_start = body;
+    np->body_len = size;
+    np->has_len = 1;
     if (size > t->src.max_take) {
         return gcev_np_fail(err, GCEV_E_LIMIT, size_at, "block larger than the block-size limit");
     }
-    uint64_t body = gcev_source_pos(&t->src);
+    if (t->opts.keep_going && gcev_source_random(&t->src) && body + size < t->src.size &&
+        t->src.base[body + size] != TAG_END) {
+        /* keep-going trusts a block only when its EndObject tag is where its size says */
+        return gcev_np_fail(err, GCEV_E_FORMAT, body + size, "block does not end with EndObject");
+    }
     st = take(t, size, &v, err);
     if (st != GCEV_OK) {
         return st;
     }
+    np->has_body = 1;
     np_cur c = {v, size, 0};
     if (strcmp(name, "EventBlock") == 0) {
         st = start_event_block(t, v, size, body, 1, err);
@@ -391,12 +402,16 @@ static gcev_status next_object(gcev_trace *t, gcev_error *err)
     return st;
 }
 
+static int v6_header_ok(uint32_t h, uint64_t at, uint64_t size_known, size_t max);
+
 /* The next V6 block. GCEV_END after the EndOfStream block. */
 static gcev_status next_block_v6(gcev_trace *t, gcev_error *err)
 {
     gcev_nettrace *np = t->impl;
     const uint8_t *v;
     uint64_t at = gcev_source_pos(&t->src);
+    np->obj_start = at;
+    np->has_len = np->has_body = 0;
     gcev_status st = take(t, 4, &v, err);
     if (st != GCEV_OK) {
         return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, at, "trace ends without its EndOfStream block");
@@ -404,14 +419,25 @@ static gcev_status next_block_v6(gcev_trace *t, gcev_error *err)
     uint32_t hdr = gcev_rd_u32le(v);
     uint32_t kind = hdr >> 24;
     size_t size = hdr & 0xffffffu;
+    uint64_t body = gcev_source_pos(&t->src);
+    np->obj_start = at;
+    np->body_start = body;
+    np->body_len = size;
+    np->has_len = 1;
+    np->has_body = 0;
     if (size > t->src.max_take) {
         return gcev_np_fail(err, GCEV_E_LIMIT, at, "block larger than the block-size limit");
     }
-    uint64_t body = gcev_source_pos(&t->src);
+    if (kind != 0 && t->opts.keep_going && gcev_source_random(&t->src) && body + size + 4 <= t->src.size &&
+        !v6_header_ok(gcev_rd_u32le(t->src.base + body + size), body + size, 0, t->src.max_take)) {
+        /* keep-going trusts a block only when its size leads to the next block's header */
+        return gcev_np_fail(err, GCEV_E_FORMAT, body + size, "block's size does not lead to a block header");
+    }
     st = take(t, size, &v, err);
     if (st != GCEV_OK) {
         return st;
     }
+    np->has_body = 1;
     np_cur c = {v, size, 0};
     switch (kind) {
     case 0:
@@ -605,6 +631,8 @@ static void entries_sort(np_entry *e, size_t n)
  * (metadata, stacks) stay as the segment left them, since the sequence point's
  * clearing waits until the segment has been merged.
  */
+static const gcev_trace_ops nettrace_ops;
+
 static void read_segment(gcev_trace *t)
 {
     gcev_nettrace *np = t->impl;
@@ -617,7 +645,14 @@ static void read_segment(gcev_trace *t)
         gcev_error e;
         e.message = NULL;
         gcev_status st = nettrace_next(t, &tmp, &e);
+        if (st != GCEV_OK && st != GCEV_END && t->opts.keep_going) {
+            /* keep-going: the segment goes on after the damage (the range is the trace's) */
+            st = gcev_trace_resume(t, st, &e, &tmp, &nettrace_ops);
+        }
         if (st == GCEV_OK) {
+            if (t->skips_untimed < t->nskips) {
+                gcev_trace_skips_reached(t, tmp.timestamp); /* the first event after a skipped range */
+            }
             int ok = gcev_np_order_note(t, &tmp, (size_t)(tmp.file_offset - np->blk_off), np->blk_pos,
                                         np->blk, np->blk_len, np->blk_off, np->compressed);
             if (!ok) {
@@ -702,8 +737,168 @@ static void nettrace_destroy(gcev_trace *t)
     }
 }
 
-static const gcev_trace_ops nettrace_ops = {nettrace_next, nettrace_destroy};
-static const gcev_trace_ops nettrace_ordered_ops = {nettrace_next_ordered, nettrace_destroy};
+/* ---- keep-going (gcev_trace_options.keep_going) ---- */
+
+enum { SCAN_NEED = 96 }; /* an object header with the longest type name, its size and padding */
+
+static const char *const block_names[] = {"EventBlock", "MetadataBlock", "StackBlock", "SPBlock"};
+
+/* V3-V5: whether p (n bytes at offset off) starts an object header of a known block type whose
+ * size fits the limit and, with random access, whose EndObject tag is where its size says; or
+ * the stream's end tag as the input's last byte. */
+static int match_object(void *ctx, const uint8_t *p, size_t n, uint64_t off)
+{
+    const gcev_trace *t = ctx;
+    const gcev_nettrace *np = t->impl;
+    const uint8_t begin = np->netperf ? TAG_BEGIN : TAG_BEGIN_PRIVATE;
+    const int random = gcev_source_random(&t->src);
+    if (p[0] == TAG_NULL) {
+        return random && off + 1 == t->src.size;
+    }
+    if (n < 15 || p[0] != begin || p[1] != begin || p[2] != TAG_NULL) {
+        return 0;
+    }
+    uint32_t len = gcev_rd_u32le(p + 11);
+    if (len == 0 || len > MAX_TYPE_NAME || n < 20 + (size_t)len || p[15 + len] != TAG_END) {
+        return 0;
+    }
+    int known = 0;
+    for (size_t i = 0; i < sizeof block_names / sizeof block_names[0]; i++) {
+        known |= strlen(block_names[i]) == len && memcmp(p + 15, block_names[i], len) == 0;
+    }
+    uint32_t size = gcev_rd_u32le(p + 16 + len);
+    if (!known || size > t->src.max_take) {
+        return 0;
+    }
+    if (random) {
+        uint64_t body = off + 20 + len;
+        body += (4 - (body & 3)) & 3;
+        return body + size < t->src.size && t->src.base[body + size] == TAG_END;
+    }
+    return 1;
+}
+
+/* V6: a block header of kinds 2-8 within the limit whose successor is a block header too, or
+ * the EndOfStream block as the input's last bytes. */
+static int v6_header_ok(uint32_t h, uint64_t at, uint64_t size_known, size_t max)
+{
+    uint32_t kind = h >> 24, size = h & 0xffffffu;
+    if (kind == 0) {
+        return size == 0;
+    }
+    return kind >= 2 && kind <= 8 && size <= max && (!size_known || at + 4 + size <= size_known);
+}
+
+static int match_block_v6(void *ctx, const uint8_t *p, size_t n, uint64_t off)
+{
+    const gcev_trace *t = ctx;
+    const int random = gcev_source_random(&t->src);
+    if (n < 4) {
+        return 0;
+    }
+    uint32_t h = gcev_rd_u32le(p), size = h & 0xffffffu;
+    if (h == 0) {
+        return random && off + 4 == t->src.size;
+    }
+    if (!v6_header_ok(h, off, random ? t->src.size : 0, t->src.max_take)) {
+        return 0;
+    }
+    if ((h >> 24) == 2 && (size < 4 || n < 8 || gcev_rd_u16le(p + 4) < 4 || gcev_rd_u16le(p + 4) > size ||
+                           gcev_rd_u16le(p + 6) > 1)) {
+        return 0; /* an event block opens with its header: size, flags (1: compressed) */
+    }
+    uint64_t next = off + 4 + size;
+    if (random) {
+        /* the successor may be cut short by the end of the input: that is its fault */
+        return next + 4 <= t->src.size &&
+               v6_header_ok(gcev_rd_u32le(t->src.base + next), next, 0, t->src.max_take);
+    }
+    return 4 + (uint64_t)size + 4 > n || v6_header_ok(gcev_rd_u32le(p + 4 + size), next, 0, t->src.max_take);
+}
+
+/* After a block body skipped whole (V3-V5): its EndObject tag, taken; 0 when it is not there. */
+static int take_end_tag(gcev_trace *t)
+{
+    const uint8_t *v;
+    size_t got;
+    gcev_error e;
+    if (gcev_source_peek(&t->src, 1, &v, &got, &e) != GCEV_OK || got < 1 || v[0] != TAG_END) {
+        return 0;
+    }
+    return gcev_source_skip(&t->src, 1, &e) == GCEV_OK;
+}
+
+static gcev_status nettrace_resync(gcev_trace *t, const gcev_error *fault, uint64_t *from, uint64_t *to,
+                                   gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    const uint64_t f = fault->offset;
+    const int tagged = np->version <= 5;
+    if (np->version <= 2) {
+        /* NetPerf V1/V2 events are not in blocks: after the record when its extent was read,
+         * else the rest of them */
+        *from = f < np->events_end ? f : np->events_end;
+        if (np->blk && np->blk_pos > f && np->blk_pos < np->blk_len) {
+            return (*to = np->blk_pos), GCEV_OK;
+        }
+        *to = np->events_end;
+        np->done = 1;
+        t->src.pos = np->events_end;
+        return GCEV_END;
+    }
+    *from = f;
+    if (np->blk) {
+        uint64_t cur = np->blk_off + np->blk_pos;
+        if (cur > f) {
+            return (*to = cur), GCEV_OK; /* the record's extent was read: go on after it */
+        }
+        np->blk = NULL; /* the rest of the block */
+        if (!tagged) {
+            return (*to = gcev_source_pos(&t->src)), GCEV_OK;
+        }
+        np->need_end_tag = 0;
+        if (take_end_tag(t)) {
+            return (*to = gcev_source_pos(&t->src)), GCEV_OK;
+        }
+    } else if (np->has_body && f >= np->body_start && f < np->body_start + np->body_len) {
+        /* inside a side block's body (stacks, sequence point, threads, labels, metadata) */
+        np->need_end_tag = 0;
+        if (!tagged || take_end_tag(t)) {
+            return (*to = gcev_source_pos(&t->src)), GCEV_OK;
+        }
+    } else if (np->has_body && f == np->body_start + np->body_len) {
+        np->need_end_tag = 0; /* no EndObject tag after a body that was read: its size is wrong */
+    } else {
+        /* the object's header or its size: from where it starts */
+        *from = np->obj_start;
+        np->need_end_tag = 0;
+        uint64_t end = np->body_start + np->body_len;
+        if (np->has_len && gcev_source_random(&t->src) && end < t->src.size &&
+            (tagged ? t->src.base[end] == TAG_END
+                    : match_block_v6(t, t->src.base + end, t->src.size - end, end))) {
+            /* its recorded end is plausible (a block past the size limit): go on after it */
+            gcev_status st = gcev_source_seek(&t->src, end + tagged, err);
+            return st == GCEV_OK ? (*to = end + tagged), GCEV_OK : st;
+        }
+        if (gcev_source_random(&t->src) && gcev_source_pos(&t->src) > np->obj_start + 1) {
+            /* look inside what the damaged header covered (its size may be what is wrong) */
+            gcev_status st = gcev_source_seek(&t->src, np->obj_start + 1, err);
+            if (st != GCEV_OK) {
+                return st;
+            }
+        }
+    }
+    gcev_status st = gcev_source_scan(&t->src, SCAN_NEED, tagged ? match_object : match_block_v6, t, err);
+    *to = gcev_source_pos(&t->src);
+    if (st == GCEV_END) {
+        np->done = 1;
+    }
+    return st;
+}
+
+static const gcev_trace_ops nettrace_ops = {nettrace_next, nettrace_destroy, nettrace_resync};
+/* keep-going in this mode resynchronises inside read_segment (file order), not through trace/api */
+static const gcev_trace_ops nettrace_ordered_ops = {nettrace_next_ordered, nettrace_destroy, NULL};
 
 /*
  * Timestamp order without copies where the runs' records can be read again from

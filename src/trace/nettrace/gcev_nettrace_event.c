@@ -23,7 +23,9 @@ static const char ev_trunc[] = "event record overruns its block";
 static int hdr_v3(np_cur *c, np_hdr *h)
 {
     uint32_t size;
+    const size_t at = c->pos;
     if (!np_u32(c, &size) || size < 52 || !np_has(c, size)) {
+        c->pos = at; /* not framed: keep-going must not go on after it (gcev_nettrace.c) */
         return 0;
     }
     np_cur e = {c->p + c->pos, size, 0};

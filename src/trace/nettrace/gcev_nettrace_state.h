@@ -261,6 +261,11 @@ typedef struct gcev_nettrace {
     int seg_end;      /* ordered: a sequence point ended the segment being read */
     np_order ord;
     uint64_t events_end; /* NetPerf V1/V2: end of the inline events */
+    /* framing of the object/block read last, for keep-going (gcev_nettrace.c): where it
+     * starts, where its body starts and how long its header says it is (has_len), and
+     * whether the body was taken whole (has_body) */
+    uint64_t obj_start, body_start, body_len;
+    int has_len, has_body;
     /* compressed-header state: the previous header of the block, which the next one
      * changes by deltas; reset per block */
     np_hdr prev;
