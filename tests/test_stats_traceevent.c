@@ -1054,7 +1054,7 @@ static void te_generation(const oracle *o, int64_t pid, int gen, tj *out, char b
 
 static gcev_stats *analyse(const char *path, int compat)
 {
-    gcev_trace_options topts = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options topts = {.order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t = NULL;
     gcev_error err;
     if (gcev_trace_open_file(path, &topts, &t, &err) != GCEV_OK) {
@@ -1248,7 +1248,7 @@ static void compare_cli(ctx *c, const gcev_stats *s, const oracle *o, const char
     }
     const tj *gcs = J(&root, "gcs");
     double ver = 0;
-    agree(c, "CLI", "json_version", num(J(&root, "json_version"), &ver) && ver == 2, "json_version %g", ver);
+    agree(c, "CLI", "json_version", num(J(&root, "json_version"), &ver) && ver == 3, "json_version %g", ver);
     agree(c, "CLI", "gcs.Count", tj_len(gcs) == gcev_stats_gc_count(s), "CLI %zu GCs, library %zu",
           tj_len(gcs), gcev_stats_gc_count(s));
     for (size_t i = 0; i < tj_len(gcs) && i < gcev_stats_gc_count(s); i++) {

@@ -10,6 +10,9 @@
  *                   with a 30-byte payload and no field list, one with no payload
  *   big.nettrace    201,000 events (1,000 GCs, the rest runtime id 85; about 9 MB),
  *                   for progress on a terminal
+ *   damaged.nettrace GCs 1-4 in four event blocks (a sequence point inside each GC); the
+ *                   second (GC 1's end, GC 2's start) has a damaged event-block header
+ *                   (--keep-going skips it: GC 1 is open across it)
  */
 #include <gcev/gcev_writer.h>
 #include <stdio.h>
@@ -96,6 +99,49 @@ static void gc(gcev_writer *w, uint32_t start, uint32_t end, uint32_t number, ui
     emit(w, end, tid, (*seq)++, ts + 500, e, sizeof e);
 }
 
+/* damaged.nettrace: the second event block's header size made larger than the block. */
+static int damaged(void)
+{
+    gcev_writer *w = writer();
+    uint32_t start = define(w, 1, 2), end = define(w, 2, 1);
+    uint32_t seq = 1;
+    uint8_t s[26] = {0}, e[10] = {0};
+    for (uint32_t n = 1; n <= 4; n++) {
+        put32(s, n);
+        put32(e, n);
+        emit(w, start, 1001, seq++, 1000 * (int64_t)n, s, sizeof s);
+        if (n < 4) {
+            gcev_writer_sequence_point(w, 1000 * (int64_t)n + 100);
+        }
+        emit(w, end, 1001, seq++, 1000 * (int64_t)n + 500, e, sizeof e);
+    }
+    const uint8_t *data;
+    size_t size;
+    if (gcev_writer_finish(w, &data, &size) != GCEV_OK) {
+        fprintf(stderr, "make_cli_traces: cannot finish damaged.nettrace\n");
+        exit(1);
+    }
+    uint8_t *copy = malloc(size);
+    if (!copy) {
+        exit(1);
+    }
+    memcpy(copy, data, size);
+    size_t seen = 0;
+    for (size_t i = 0; i + 16 < size; i++) {
+        if (memcmp(copy + i, "EventBlock", 10) == 0 && ++seen == 2) {
+            size_t body = i + 10 + 1 + 4;
+            body += (4 - (body & 3)) & 3;
+            copy[body] = 0xff; /* the event-block header's size */
+            copy[body + 1] = 0xff;
+            break;
+        }
+    }
+    int rc = seen == 2 ? save("damaged.nettrace", copy, size) : 1;
+    free(copy);
+    gcev_writer_free(w);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -162,5 +208,6 @@ int main(int argc, char **argv)
         }
     }
     rc |= finish(w, "big.nettrace", 1, 1);
+    rc |= damaged();
     return rc;
 }

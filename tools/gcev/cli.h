@@ -103,13 +103,14 @@ char *gcev_cli_format(size_t (*fn)(const gcev_event *, char *, size_t), const gc
  * recorded in CHANGELOG.md.
  */
 enum {
-    GCEV_JSON_VERSION_COUNT = 1,
+    GCEV_JSON_VERSION_COUNT = 2, /* 2: skipped_ranges, skipped_bytes, skipped (--keep-going) */
     GCEV_JSON_VERSION_DECODE = 1,
-    GCEV_JSON_VERSION_DUMP = 1,
+    GCEV_JSON_VERSION_DUMP = 2, /* 2: {"skipped":{...}} lines (--keep-going) */
     GCEV_JSON_VERSION_SCHEMA = 1,
     GCEV_JSON_VERSION_PS = 1,    /* ps --format jsonl, each line */
     GCEV_JSON_VERSION_WATCH = 1, /* watch --format jsonl, each GC line and the summary */
-    GCEV_JSON_VERSION_STATS = 2  /* 2: TraceEvent's metrics, per-heap records, processes */
+    GCEV_JSON_VERSION_STATS = 3  /* 2: TraceEvent's metrics, per-heap records, processes;
+                                  * 3: skipped, summary.skipped_ranges / skipped_bytes (--keep-going) */
 };
 
 /* Writes s as a JSON string literal (UTF-8 passed through, controls escaped). */

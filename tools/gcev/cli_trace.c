@@ -215,3 +215,61 @@ void gcev_cli_kinds_free(gcev_cli_kinds *k)
     free(k->slots);
     memset(k, 0, sizeof *k);
 }
+
+/* A stable word for the fault of a skipped range. */
+static const char *skip_reason(gcev_status st)
+{
+    switch (st) {
+    case GCEV_E_FORMAT:
+        return "format";
+    case GCEV_E_TRUNCATED_FILE:
+        return "truncated";
+    case GCEV_E_LIMIT:
+        return "limit";
+    case GCEV_E_UNSUPPORTED:
+        return "unsupported";
+    default:
+        return "other";
+    }
+}
+
+int gcev_cli_report_skips(const char *cmd, const char *path, const gcev_trace *t, const char *what)
+{
+    uint64_t ranges = gcev_trace_skipped_ranges(t);
+    if (ranges == 0) {
+        return 0;
+    }
+    const char *label = gcev_cli_file_label(path);
+    for (size_t i = 0; i < gcev_trace_skip_count(t); i++) {
+        const gcev_trace_skip *k = gcev_trace_skip_at(t, i);
+        gcev_error e = {k->status, k->fault_offset, NULL, k->message};
+        fprintf(stderr, "gcev %s: %s: skipped %llu bytes at offset %llu: ", cmd, label,
+                (unsigned long long)k->bytes, (unsigned long long)k->offset);
+        print_what(k->status, &e);
+        fprintf(stderr, " at offset %llu\n", (unsigned long long)k->fault_offset);
+    }
+    fprintf(stderr, "gcev %s: %s: %llu damaged range%s skipped (%llu bytes): %s incomplete\n", cmd, label,
+            (unsigned long long)ranges, ranges == 1 ? "" : "s",
+            (unsigned long long)gcev_trace_skipped_bytes(t), what);
+    return 1;
+}
+
+void gcev_cli_skip_json(FILE *f, const gcev_trace_skip *k)
+{
+    fprintf(f,
+            "{\"offset\": %llu, \"bytes\": %llu, \"reason\": \"%s\", \"fault_offset\": %llu, \"message\": ",
+            (unsigned long long)k->offset, (unsigned long long)k->bytes, skip_reason(k->status),
+            (unsigned long long)k->fault_offset);
+    gcev_cli_json_string(f, k->message);
+    fputc('}', f);
+}
+
+void gcev_cli_skips_json(FILE *f, const gcev_trace *t)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < gcev_trace_skip_count(t); i++) {
+        fputs(i ? ", " : "", f);
+        gcev_cli_skip_json(f, gcev_trace_skip_at(t, i));
+    }
+    fputc(']', f);
+}

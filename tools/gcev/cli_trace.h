@@ -5,6 +5,7 @@
 
 #include <gcev/gcev_trace.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Opens FILE, or standard input for "-"; prints the error and returns nonzero on failure. */
 int gcev_cli_open_trace(const char *cmd, const char *path, const gcev_trace_options *opts, gcev_trace **out);
@@ -61,5 +62,24 @@ void gcev_cli_kinds_free(gcev_cli_kinds *k);
  */
 void gcev_cli_trace_error(const char *cmd, const char *path, gcev_trace *t, gcev_status st,
                           const gcev_error *err);
+
+/*
+ * --keep-going (gcev_trace_options.keep_going): the ranges the reader skipped. On stderr,
+ * one line per recorded range, "gcev <cmd>: FILE: skipped N bytes at offset O: <fault>",
+ * then "gcev <cmd>: FILE: K damaged ranges skipped (B bytes): <what> is incomplete" (those
+ * past the reader's records are counted there). Returns 1 when anything was skipped (the
+ * command then exits 1), else 0.
+ */
+int gcev_cli_report_skips(const char *cmd, const char *path, const gcev_trace *t, const char *what);
+/* A skipped range as a JSON object: {"offset","bytes","reason","fault_offset","message"}. */
+void gcev_cli_skip_json(FILE *f, const gcev_trace_skip *k);
+/* The recorded ranges as a JSON array. */
+void gcev_cli_skips_json(FILE *f, const gcev_trace *t);
+/* The --help text of --keep-going, shared by count, dump and stats. */
+#define GCEV_CLI_KEEP_GOING_HELP                                                                             \
+    "  --keep-going read past damage: a corrupt block or buffer is skipped to the next one the\n"            \
+    "               format lets gcev find, and each skipped range (offset, bytes, reason) is\n"              \
+    "               reported on standard error (and in the JSON); the exit status is then 1, as\n"           \
+    "               the output is incomplete\n"
 
 #endif

@@ -129,13 +129,19 @@ static int row_cmp(const void *pa, const void *pb)
 /* What the counts rest on: events lost to sequence-number gaps, and whether the trace was read to its end. */
 typedef struct count_trust {
     uint64_t dropped;
-    int complete; /* read to the clean end and nothing dropped */
+    int complete; /* read to the clean end, nothing dropped, nothing skipped */
+    const gcev_trace *t;
 } count_trust;
 
 static void print_json(const count_table *t, uint64_t total, const count_trust *k)
 {
-    printf("{\"total_events\": %llu, \"dropped_events\": %llu, \"complete\": %s, \"events\": [",
-           (unsigned long long)total, (unsigned long long)k->dropped, k->complete ? "true" : "false");
+    printf("{\"total_events\": %llu, \"dropped_events\": %llu, \"complete\": %s, \"skipped_ranges\": %llu, "
+           "\"skipped_bytes\": %llu, \"skipped\": ",
+           (unsigned long long)total, (unsigned long long)k->dropped, k->complete ? "true" : "false",
+           (unsigned long long)gcev_trace_skipped_ranges(k->t),
+           (unsigned long long)gcev_trace_skipped_bytes(k->t));
+    gcev_cli_skips_json(stdout, k->t);
+    printf(", \"events\": [");
     for (size_t i = 0; i < t->n; i++) {
         const count_row *r = &t->rows[i];
         printf("%s\n  {\"provider\": ", i ? "," : "");
@@ -167,22 +173,30 @@ static void print_text(const count_table *t, uint64_t total, const count_trust *
         printf("%10llu  dropped events (sequence-number gaps): the trace is incomplete\n",
                (unsigned long long)k->dropped);
     }
+    if (gcev_trace_skipped_ranges(k->t)) {
+        uint64_t n = gcev_trace_skipped_ranges(k->t);
+        printf("%10llu  bytes skipped in %llu damaged range%s (--keep-going): the counts are incomplete\n",
+               (unsigned long long)gcev_trace_skipped_bytes(k->t), (unsigned long long)n, n == 1 ? "" : "s");
+    }
 }
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gcev count [--format text|json] FILE\n"
+    fprintf(f, "usage: gcev count [--format text|json] [--keep-going] FILE\n"
                "Counts the events of a .nettrace/.netperf/.etl trace or an LTTng (CTF) trace folder per\n"
                "provider, id and version (events without an id: per provider and name).\n"
                "FILE may be '-' for standard input. Events the trace lost (EventPipe sequence-number\n"
                "gaps) are reported (text: a 'dropped events' line; json: \"dropped_events\", \"complete\");\n"
-               "the exit status stays 0, as the events read are valid.\n");
+               "the exit status stays 0, as the events read are valid.\n" GCEV_CLI_KEEP_GOING_HELP
+               "               (text: a 'bytes skipped' line; json: \"skipped\", \"skipped_ranges\",\n"
+               "               \"skipped_bytes\")\n");
 }
 
 int gcev_cmd_count(int argc, char **argv)
 {
     const char *path = NULL, *v;
     int json = 0, m, rc;
+    gcev_trace_options opts = {0};
     gcev_cli_args a;
     gcev_cli_args_init(&a, "count", argc, argv);
     while (gcev_cli_args_next(&a)) {
@@ -194,6 +208,8 @@ int gcev_cmd_count(int argc, char **argv)
             if (m < 0 || (json = gcev_cli_choice("count", "--format", v, formats)) < 0) {
                 return GCEV_EXIT_USAGE;
             }
+        } else if (gcev_cli_flag(&a, "--keep-going")) {
+            opts.keep_going = 1;
         } else if ((rc = gcev_cli_file_arg(&a, &path)) != 0) {
             return rc;
         }
@@ -202,7 +218,7 @@ int gcev_cmd_count(int argc, char **argv)
         return gcev_cli_no_file("count");
     }
     gcev_trace *t;
-    if (gcev_cli_open_trace("count", path, NULL, &t)) {
+    if (gcev_cli_open_trace("count", path, &opts, &t)) {
         return GCEV_EXIT_USAGE;
     }
     count_table tab = {0};
@@ -232,8 +248,8 @@ int gcev_cmd_count(int argc, char **argv)
     if (tab.n) {                 /* no event read: rows is NULL, which qsort must not get even for 0 rows */
         qsort(tab.rows, tab.n, sizeof *tab.rows, row_cmp);
     }
-    count_trust k = {gcev_trace_dropped_events(t), 0};
-    k.complete = st == GCEV_END && k.dropped == 0;
+    count_trust k = {gcev_trace_dropped_events(t), 0, t};
+    k.complete = st == GCEV_END && k.dropped == 0 && gcev_trace_skipped_ranges(t) == 0;
     if (json) {
         print_json(&tab, total, &k);
     } else {
@@ -245,6 +261,9 @@ int gcev_cmd_count(int argc, char **argv)
                 "gcev count: warning: %llu events were dropped (sequence-number gaps): the counts are "
                 "incomplete\n",
                 (unsigned long long)k.dropped);
+    }
+    if (gcev_cli_report_skips("count", path, t, "the counts are")) {
+        rc = GCEV_EXIT_TRACE_ERROR;
     }
     for (size_t i = 0; i < tab.n; i++) {
         free(tab.rows[i].provider);

@@ -196,15 +196,30 @@ static void print_event(int fmt, const gcev_trace_event *ev, const char *prov, c
     }
 }
 
+/* jsonl: the ranges skipped since the last call, each as {"skipped":{...}} (--keep-going). */
+static void print_skips(int fmt, const gcev_trace *t, size_t *printed)
+{
+    for (; *printed < gcev_trace_skip_count(t); (*printed)++) {
+        if (fmt == FMT_JSONL) {
+            printf("{\"skipped\":");
+            gcev_cli_skip_json(stdout, gcev_trace_skip_at(t, *printed));
+            printf(",\"json_version\":%d}\n", GCEV_JSON_VERSION_DUMP);
+        }
+    }
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gcev dump [--format text|jsonl|csv] [--gc-only] [--sort time] FILE\n"
+    fprintf(f, "usage: gcev dump [--format text|jsonl|csv] [--gc-only] [--sort time] [--keep-going] FILE\n"
                "Prints every event of a .nettrace/.netperf/.etl trace or an LTTng (CTF) trace folder\n"
                "(FILE '-' = standard input). Events without an id show id and version as null/empty.\n"
                "  --gc-only    only events with a compiled GC schema\n"
                "  --sort time  timestamp order (default: file order)\n"
                "Events the trace lost (EventPipe sequence-number gaps) are reported on standard error\n"
-               "with their count; the exit status stays 0, as the events printed are valid.\n");
+               "with their count; the exit status stays 0, as the events printed are "
+               "valid.\n" GCEV_CLI_KEEP_GOING_HELP
+               "               (jsonl: a {\"skipped\":{...}} line where the range was, before the first\n"
+               "               event after it in file order)\n");
 }
 
 int gcev_cmd_dump(int argc, char **argv)
@@ -231,6 +246,8 @@ int gcev_cmd_dump(int argc, char **argv)
                 return GCEV_EXIT_USAGE;
             }
             opts.order = GCEV_TRACE_ORDER_TIME;
+        } else if (gcev_cli_flag(&a, "--keep-going")) {
+            opts.keep_going = 1;
         } else if ((rc = gcev_cli_file_arg(&a, &path)) != 0) {
             return rc;
         }
@@ -253,8 +270,12 @@ int gcev_cmd_dump(int argc, char **argv)
     gcev_cli_progress pr;
     gcev_cli_progress_start(&pr, "dump", t, 1);
     gcev_cli_kinds kinds = {0};
+    size_t skips_printed = 0;
     while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
         gcev_cli_progress_event(&pr);
+        if (opts.keep_going) {
+            print_skips(fmt, t, &skips_printed);
+        }
         /* descriptor, provider label and name: once per kind of event, not per event */
         const gcev_cli_kind *k = gcev_cli_kind_of(&kinds, &ev);
         if (!k) {
@@ -278,6 +299,9 @@ int gcev_cmd_dump(int argc, char **argv)
         }
     }
     gcev_cli_progress_end(&pr);
+    if (st != GCEV_OK) {
+        print_skips(fmt, t, &skips_printed); /* those the trace ends with */
+    }
     if (st != GCEV_END && st != GCEV_OK) {
         fflush(stdout);
         gcev_cli_trace_error("dump", path, t, st, &err);
@@ -289,6 +313,10 @@ int gcev_cmd_dump(int argc, char **argv)
                 "gcev dump: warning: %llu events were dropped (sequence-number gaps): the output is "
                 "incomplete\n",
                 (unsigned long long)dropped);
+    }
+    fflush(stdout);
+    if (gcev_cli_report_skips("dump", path, t, "the output is")) {
+        rc = GCEV_EXIT_TRACE_ERROR;
     }
     gcev_cli_kinds_free(&kinds);
     free(b.fields.s);

@@ -24,7 +24,7 @@ static void usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: gcev stats [--format text|csv|json] [--gc N] [--compat traceevent] FILE\n"
+        "usage: gcev stats [--format text|csv|json] [--gc N] [--compat traceevent] [--keep-going] FILE\n"
         "       gcev stats [--format text|csv|json] [--gc N] --pid PID [--duration S]\n"
         "                  [--record FILE] [--profile P] [--timeout S]\n"
         "GC analysis of a .nettrace/.netperf/.etl trace: each GC (generation, reason, type,\n"
@@ -33,7 +33,9 @@ static void usage(FILE *f)
         "never freed. --gc N shows GC number N only, in detail. --compat traceevent gives\n"
         "TraceEvent 4.0's numbers, its defects included (doc/stats.md). FILE may be '-' for\n"
         "standard input. Values missing from the trace print as '-' (text), empty cells\n"
-        "(csv) or absent keys (json).\n"
+        "(csv) or absent keys (json).\n" GCEV_CLI_KEEP_GOING_HELP
+        "               (the GCs a skipped range touches are marked incomplete; json:\n"
+        "               \"skipped\", summary \"skipped_ranges\", \"skipped_bytes\")\n"
         "--pid attaches to a running .NET process instead and analyses its GCs until\n"
         "--duration, Ctrl-C or its end; --record FILE keeps the session's stream.\n" CLI_LIVE_OPTIONS_HELP);
 }
@@ -55,6 +57,7 @@ int gcev_cmd_stats(int argc, char **argv)
     cli_live_opts live;
     memset(&live, 0, sizeof live);
     int live_opt = 0; /* a live-session option was given */
+    int keep_going = 0;
     gcev_cli_args a;
     gcev_cli_args_init(&a, "stats", argc, argv);
     while (gcev_cli_args_next(&a)) {
@@ -83,6 +86,8 @@ int gcev_cmd_stats(int argc, char **argv)
                 return GCEV_EXIT_USAGE;
             }
             sopts.traceevent_compat = 1;
+        } else if (gcev_cli_flag(&a, "--keep-going")) {
+            keep_going = 1;
         } else if ((m = gcev_cli_value(&a, "--gc", &v)) != 0) {
             unsigned long long n;
             if (m < 0 || !gcev_cli_number("stats", "--gc", v, UINT32_MAX, 0, &n)) {
@@ -104,9 +109,12 @@ int gcev_cmd_stats(int argc, char **argv)
     if (!path && !live.have_pid) {
         return gcev_cli_no_file("stats");
     }
+    if (keep_going && live.have_pid) {
+        return gcev_cli_fail("stats", "--keep-going reads a FILE, not a live session (--pid)");
+    }
     /* the model needs timestamp order: file order interleaves threads (events of different threads
      * interleave) */
-    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0};
+    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME, .keep_going = (uint32_t)keep_going};
     gcev_trace *t = NULL;
     gcev_session *sess = NULL;
     char pid_label[32];
@@ -150,6 +158,7 @@ int gcev_cmd_stats(int argc, char **argv)
     }
     r.path = path;
     r.info = gcev_trace_get_info(t);
+    r.trace = t;
     r.s = s;
     if (r.one_gc && !gcev_stats_gc_find(s, r.gc_number)) {
         gcev_cli_fail("stats", "no GC number %u in %s", r.gc_number, gcev_cli_file_label(path));
@@ -164,6 +173,9 @@ int gcev_cmd_stats(int argc, char **argv)
     if (stats_drop_warning(&r) && fmt != FMT_TEXT) {
         /* the output carries it too; this is for the person at the terminal */
         fprintf(stderr, "gcev stats: warning: %s\n", stats_drop_warning(&r));
+    }
+    if (!sess && gcev_cli_report_skips("stats", path, t, "the analysis is") && rc == GCEV_EXIT_OK) {
+        rc = GCEV_EXIT_TRACE_ERROR;
     }
     gcev_stats_free(s);
     if (sess) {

@@ -12,7 +12,8 @@ typedef struct stats_report {
     const gcev_stats *s;
     int one_gc; /* --gc N given */
     uint32_t gc_number;
-    const char *read_error; /* the trace ended with this error (output is partial), or NULL */
+    const char *read_error;  /* the trace ended with this error (output is partial), or NULL */
+    const gcev_trace *trace; /* the trace read (its skipped ranges, --keep-going), or NULL */
 } stats_report;
 
 /* The families whose counts are listed as "events seen" (which events a trace holds differs per platform and
@@ -22,7 +23,9 @@ extern const size_t stats_seen_family_count;
 
 /* The warning every format carries when events were dropped, or NULL. */
 const char *stats_drop_warning(const stats_report *r);
-/* Whether the trace was read whole: no events dropped, no read error, no table limit hit
+/* The warning every format carries when damaged ranges were skipped (--keep-going), or NULL. */
+const char *stats_skip_warning(const stats_report *r);
+/* Whether the trace was read whole: no events dropped, nothing skipped, no read error, no table limit hit
  * (JSON "complete", CSV "trace_complete"). */
 int stats_complete(const stats_report *r);
 /* Whether GC g is printed (all, or only --gc N). */

@@ -34,9 +34,19 @@ const char *stats_drop_warning(const stats_report *r)
     return "events were dropped: GC statistics and segment/handle pairing may be incomplete";
 }
 
+const char *stats_skip_warning(const stats_report *r)
+{
+    if (gcev_stats_get_summary(r->s)->skipped_ranges == 0) {
+        return NULL;
+    }
+    return "damaged parts of the trace were skipped (--keep-going): GC statistics and segment/handle "
+           "pairing may be incomplete";
+}
+
 int stats_complete(const stats_report *r)
 {
-    return !stats_drop_warning(r) && !r->read_error && !gcev_stats_get_summary(r->s)->limit_hit;
+    return !stats_drop_warning(r) && !stats_skip_warning(r) && !r->read_error &&
+           !gcev_stats_get_summary(r->s)->limit_hit;
 }
 
 int stats_selected(const stats_report *r, const gcev_stats_gc *g)

@@ -7,6 +7,7 @@
  * The keys are documented in README.md ("gcev stats") and doc/gcev.1.
  */
 #include "cli.h"
+#include "cli_trace.h"
 #include "stats_out.h"
 
 /* Writes `,"key":` (or `"key":` for the first member of an object). */
@@ -614,6 +615,8 @@ static void print_summary(FILE *f, const stats_report *r)
         k_str(&o, "gc_mode", s->heap_count > 1 ? "server" : "workstation");
     }
     k_u64(&o, "dropped_events", 1, s->dropped_events);
+    k_u64(&o, "skipped_ranges", 1, s->skipped_ranges);
+    k_u64(&o, "skipped_bytes", 1, s->skipped_bytes);
     if (p & GCEV_STATS_SUM_HAS_SURVIVED) {
         k_u64(&o, "survived_after_gc", 1, s->survived_gc);
         k_u64(&o, "process_survived_bytes", 1, s->process_survived);
@@ -687,6 +690,10 @@ void stats_print_json(FILE *f, const stats_report *r)
         gcev_cli_json_string(f, stats_drop_warning(r));
         nw++;
     }
+    if (stats_skip_warning(r)) {
+        fputs(nw++ ? "," : "", f);
+        gcev_cli_json_string(f, stats_skip_warning(r));
+    }
     if (r->read_error) {
         fputs(nw++ ? "," : "", f);
         gcev_cli_json_string(f, r->read_error);
@@ -694,6 +701,11 @@ void stats_print_json(FILE *f, const stats_report *r)
     if (sum->limit_hit) {
         fputs(nw++ ? "," : "", f);
         gcev_cli_json_string(f, "a segment/handle/AppDomain table hit its limit: lifetimes are partial");
+    }
+    fputs("],\n\"skipped\":[", f);
+    for (size_t i = 0; r->trace && i < gcev_trace_skip_count(r->trace); i++) {
+        fputs(i ? "," : "", f);
+        gcev_cli_skip_json(f, gcev_trace_skip_at(r->trace, i));
     }
     fputs("],\n\"events_seen\":{", f);
     for (size_t i = 0; i < stats_seen_family_count; i++) {

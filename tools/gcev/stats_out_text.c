@@ -80,6 +80,11 @@ static void print_header(FILE *f, const stats_report *r)
         fprintf(f, "WARNING: %llu %s (GCs open across a loss are marked !)\n",
                 (unsigned long long)sum->dropped_events, w);
     }
+    if (stats_skip_warning(r)) {
+        fprintf(f, "WARNING: %llu range%s, %llu bytes: %s (GCs open across a skipped range are marked !)\n",
+                (unsigned long long)sum->skipped_ranges, sum->skipped_ranges == 1 ? "" : "s",
+                (unsigned long long)sum->skipped_bytes, stats_skip_warning(r));
+    }
     if (r->read_error) {
         fprintf(f, "WARNING: the trace ends with an error (%s): results cover the events before it\n",
                 r->read_error);
