@@ -405,7 +405,7 @@ static void test_nettrace_v6_metadata_flush_cycles_reuse_one_record_per_definiti
                 b = x;
             }
             wt_finish(&t);
-            gcev_trace_options o = {order, 0};
+            gcev_trace_options o = {.order = order};
             gcev_trace *tr;
             assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
             const void *kind_a = NULL, *kind_b = NULL;
