@@ -3,7 +3,7 @@
  * Input framing of fuzz_ctf (and of its seeds, fuzz_ctf_seeds): a CTF trace
  * folder as one byte string.
  *   [0]      mode: bit 0 = streams read through a read callback (short reads of
- *            1 << (bits 1..3) bytes) instead of from memory
+ *            1 << (bits 1..3) bytes) instead of from memory; bit 4 = keep-going
  *   then     files, each [u32 little-endian length][bytes]; a length past the
  *            end takes what is left. File 0 is "trace/metadata", files 1..8 are
  *            the streams "trace/channel0_<k>".

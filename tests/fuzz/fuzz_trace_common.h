@@ -5,6 +5,7 @@
  * and the event order, so every seed is a plain trace file:
  *   bit 0: memory (0) or read-callback stream (1), with chunk sizes from bits 2..4
  *   bit 1: file order (0) or timestamp order (1)
+ *   bit 5: keep_going (resynchronise after a damaged block or buffer)
  * Every event gets its payload decoded and formatted when its provider is
  * known, and EventSource/TraceLogging fields go through the JSON formatter.
  * A ZIP input (last byte 0: memory) goes through the archive path: the entry
@@ -34,6 +35,30 @@ static inline long long fuzz_stream_read(void *ctx, void *buf, size_t n)
     return (long long)k;
 }
 
+/* The skipped ranges of a keep-going read: none without the option; each one inside
+ * the input (limit: its size for memory inputs) and, in one file (ordered), after the
+ * previous one; with a fault the option skips and a message; the totals count at least
+ * what is recorded. */
+static inline void fuzz_check_skips(const gcev_trace *t, int keep_going, uint64_t limit, int ordered)
+{
+    size_t n = gcev_trace_skip_count(t);
+    FUZZ_CHECK(keep_going ||
+               (n == 0 && gcev_trace_skipped_ranges(t) == 0 && gcev_trace_skipped_bytes(t) == 0));
+    FUZZ_CHECK(gcev_trace_skip_at(t, n) == NULL);
+    FUZZ_CHECK(gcev_trace_skipped_ranges(t) >= n);
+    uint64_t end = 0, bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gcev_trace_skip *k = gcev_trace_skip_at(t, i);
+        FUZZ_CHECK(k != NULL && k->message != NULL);
+        FUZZ_CHECK(k->status == GCEV_E_FORMAT || k->status == GCEV_E_TRUNCATED_FILE ||
+                   k->status == GCEV_E_LIMIT || k->status == GCEV_E_UNSUPPORTED);
+        FUZZ_CHECK((!ordered || k->offset >= end) && k->bytes <= limit && k->offset <= limit - k->bytes);
+        end = k->offset + k->bytes;
+        bytes += k->bytes;
+    }
+    FUZZ_CHECK(gcev_trace_skipped_bytes(t) >= bytes);
+}
+
 static inline void fuzz_trace_run(const uint8_t *data, size_t size)
 {
     if (size == 0) {
@@ -41,7 +66,9 @@ static inline void fuzz_trace_run(const uint8_t *data, size_t size)
     }
     const uint8_t mode = data[size - 1];
     static const size_t chunks[8] = {1, 7, 64, 333, 4096, 65536, 1u << 20, (size_t)-1};
-    gcev_trace_options opts = {(mode & 2) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE, 16u << 20};
+    gcev_trace_options opts = {.order = (mode & 2) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
+                               .max_block_size = 16u << 20,
+                               .keep_going = (mode >> 5) & 1};
     fuzz_stream s = {data, size, 0, chunks[(mode >> 2) & 7]};
     gcev_trace *t = NULL;
     gcev_error err;
@@ -100,6 +127,9 @@ static inline void fuzz_trace_run(const uint8_t *data, size_t size)
         gcev_error again;
         FUZZ_CHECK(gcev_trace_next(t, &ev, &again) == st);
     }
+    /* offsets are into the input, or into the archive entry read (streams: no known size) */
+    fuzz_check_skips(t, (mode >> 5) & 1,
+                     (mode & 1) ? UINT64_MAX : (info->archive_entry ? info->file_size : (uint64_t)size), 1);
     size_t nd = gcev_trace_drop_count(t);
     for (size_t i = 0; i <= nd; i++) {
         (void)gcev_trace_drop_at(t, i);
