@@ -46,8 +46,13 @@ static void meta_free(np_meta *m)
     }
 }
 
+/*
+ * The parsers below return 0 when the record cannot be read. A failed allocation sets
+ * *oom too: the record is then not malformed, and the caller reports GCEV_E_NOMEM.
+ */
+
 /* UTF-16LE NUL-terminated string at c -> malloc'd UTF-8. 0 on format error / no memory. */
-static int np_utf16z(np_cur *c, char **out)
+static int np_utf16z(np_cur *c, char **out, int *oom)
 {
     size_t i = c->pos;
     while (c->n - i >= 2 && (c->p[i] | c->p[i + 1]) != 0) {
@@ -63,6 +68,7 @@ static int np_utf16z(np_cur *c, char **out)
     size_t need = gcev_utf16_to_utf8(s, NULL, 0);
     char *o = malloc(need + 1);
     if (!o) {
+        *oom = 1;
         return 0;
     }
     gcev_utf16_to_utf8(s, o, need + 1);
@@ -72,7 +78,7 @@ static int np_utf16z(np_cur *c, char **out)
 }
 
 /* varuint32-length-prefixed UTF-8 (V6) -> malloc'd NUL-terminated copy. */
-static int np_utf8(np_cur *c, char **out)
+static int np_utf8(np_cur *c, char **out, int *oom)
 {
     uint32_t len;
     if (!np_varu32(c, &len) || !np_has(c, len)) {
@@ -80,6 +86,7 @@ static int np_utf8(np_cur *c, char **out)
     }
     char *o = malloc((size_t)len + 1);
     if (!o) {
+        *oom = 1;
         return 0;
     }
     memcpy(o, c->p + c->pos, len);
@@ -89,10 +96,10 @@ static int np_utf8(np_cur *c, char **out)
     return 1;
 }
 
-static int parse_fields(np_cur *c, int mode, int depth, gcev_trace_field **out, uint32_t *nout);
+static int parse_fields(np_cur *c, int mode, int depth, gcev_trace_field **out, uint32_t *nout, int *oom);
 
 /* A field's type (and element type / nested fields). */
-static int parse_type(np_cur *c, int mode, int depth, gcev_trace_field *f)
+static int parse_type(np_cur *c, int mode, int depth, gcev_trace_field *f, int *oom)
 {
     uint32_t tc;
     if (mode == FL_V6) {
@@ -108,7 +115,7 @@ static int parse_type(np_cur *c, int mode, int depth, gcev_trace_field *f)
     if (tc == TC_OBJECT) {
         gcev_trace_field *sub = NULL;
         uint32_t nsub = 0;
-        if (!parse_fields(c, mode, depth + 1, &sub, &nsub)) {
+        if (!parse_fields(c, mode, depth + 1, &sub, &nsub, oom)) {
             return 0;
         }
         f->fields = sub;
@@ -122,7 +129,7 @@ static int parse_type(np_cur *c, int mode, int depth, gcev_trace_field *f)
             return 0;
         }
         gcev_trace_field elem = {0};
-        if (!parse_type(c, mode, depth + 1, &elem)) {
+        if (!parse_type(c, mode, depth + 1, &elem, oom)) {
             fields_free((gcev_trace_field *)elem.fields, elem.nfields);
             return 0;
         }
@@ -137,11 +144,11 @@ static int parse_type(np_cur *c, int mode, int depth, gcev_trace_field *f)
     return 1;
 }
 
-static int parse_field(np_cur *c, int mode, int depth, gcev_trace_field *f)
+static int parse_field(np_cur *c, int mode, int depth, gcev_trace_field *f, int *oom)
 {
     char *name = NULL;
     if (mode == FL_V1) {
-        if (!parse_type(c, mode, depth, f) || !np_utf16z(c, &name)) {
+        if (!parse_type(c, mode, depth, f, oom) || !np_utf16z(c, &name, oom)) {
             return 0;
         }
         f->name = name;
@@ -167,15 +174,15 @@ static int parse_field(np_cur *c, int mode, int depth, gcev_trace_field *f)
     }
     np_cur sub = {c->p + c->pos, len, 0};
     c->pos += len;
-    int ok = (mode == FL_V6 ? np_utf8(&sub, &name) : np_utf16z(&sub, &name));
+    int ok = (mode == FL_V6 ? np_utf8(&sub, &name, oom) : np_utf16z(&sub, &name, oom));
     if (!ok) {
         return 0;
     }
     f->name = name;
-    return parse_type(&sub, mode, depth, f);
+    return parse_type(&sub, mode, depth, f, oom);
 }
 
-static int parse_fields(np_cur *c, int mode, int depth, gcev_trace_field **out, uint32_t *nout)
+static int parse_fields(np_cur *c, int mode, int depth, gcev_trace_field **out, uint32_t *nout, int *oom)
 {
     *out = NULL;
     *nout = 0;
@@ -201,10 +208,11 @@ static int parse_fields(np_cur *c, int mode, int depth, gcev_trace_field **out, 
     }
     gcev_trace_field *f = calloc(count, sizeof *f);
     if (!f) {
+        *oom = 1;
         return 0;
     }
     for (uint32_t i = 0; i < count; i++) {
-        if (!parse_field(c, mode, depth, &f[i])) {
+        if (!parse_field(c, mode, depth, &f[i], oom)) {
             fields_free(f, i + 1);
             return 0;
         }
@@ -427,11 +435,11 @@ static np_meta *meta_new(void)
 static const char meta_bad[] = "malformed metadata record";
 
 /* The header common to V1-V5 after the provider: id, name, keywords, version, level. */
-static int meta_header_v3(np_cur *c, np_meta *m)
+static int meta_header_v3(np_cur *c, np_meta *m, int *oom)
 {
     uint32_t id, ver, level;
-    if (!np_u32(c, &id) || !np_utf16z(c, &m->event_name) || !np_u64(c, &m->keywords) || !np_u32(c, &ver) ||
-        !np_u32(c, &level)) {
+    if (!np_u32(c, &id) || !np_utf16z(c, &m->event_name, oom) || !np_u64(c, &m->keywords) ||
+        !np_u32(c, &ver) || !np_u32(c, &level)) {
         return 0;
     }
     m->event_id = (uint16_t)id;
@@ -451,9 +459,10 @@ gcev_status gcev_np_meta_v5(gcev_trace *t, const uint8_t *p, size_t n, uint64_t 
         return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
     }
     int ok = 1;
+    int nomem = 0, *oom = &nomem;
     if (np->version >= 3) {
         uint32_t id = 0; /* set by np_u32 when ok */
-        ok = np_u32(&c, &id) && np_utf16z(&c, &m->provider_name) && meta_header_v3(&c, m);
+        ok = np_u32(&c, &id) && np_utf16z(&c, &m->provider_name, oom) && meta_header_v3(&c, m, oom);
         m->id = id;
     } else {
         m->id = meta_offset;
@@ -461,9 +470,10 @@ gcev_status gcev_np_meta_v5(gcev_trace *t, const uint8_t *p, size_t n, uint64_t 
             ok = np_guid(&c, &m->provider_guid);
             m->has_provider_guid = 1;
             m->provider_name = calloc(1, 1);
+            nomem = !m->provider_name;
             ok = ok && m->provider_name;
         } else {
-            ok = np_utf16z(&c, &m->provider_name);
+            ok = np_utf16z(&c, &m->provider_name, oom);
         }
         uint32_t id, ver, mlen;
         ok = ok && np_u32(&c, &id) && np_u32(&c, &ver) && np_u32(&c, &mlen);
@@ -471,17 +481,18 @@ gcev_status gcev_np_meta_v5(gcev_trace *t, const uint8_t *p, size_t n, uint64_t 
             m->event_id = (uint16_t)id;
             m->version = (uint16_t)ver;
             if (mlen > 0) {
-                ok = meta_header_v3(&c, m); /* repeats id and version, adds the rest */
+                ok = meta_header_v3(&c, m, oom); /* repeats id and version, adds the rest */
             }
         }
     }
     if (ok && !m->event_name) {
         m->event_name = calloc(1, 1);
         ok = m->event_name != NULL;
+        nomem = !ok;
     }
     /* Optional V1 field list, then (V5) tags. */
     if (ok && np_has(&c, 4)) {
-        ok = parse_fields(&c, FL_V1, 0, &m->fields, &m->nfields);
+        ok = parse_fields(&c, FL_V1, 0, &m->fields, &m->nfields, oom);
     }
     while (ok && c.pos < c.n) {
         uint32_t tag_len;
@@ -501,7 +512,7 @@ gcev_status gcev_np_meta_v5(gcev_trace *t, const uint8_t *p, size_t n, uint64_t 
         } else if (kind == 2) {
             gcev_trace_field *f2 = NULL;
             uint32_t n2 = 0;
-            ok = parse_fields(&tag, FL_V2PARAMS, 0, &f2, &n2);
+            ok = parse_fields(&tag, FL_V2PARAMS, 0, &f2, &n2, oom);
             if (ok) {
                 /* The V2 list supersedes the V1 one (which is then empty by rule). */
                 fields_free(m->fields, m->nfields);
@@ -512,13 +523,14 @@ gcev_status gcev_np_meta_v5(gcev_trace *t, const uint8_t *p, size_t n, uint64_t 
     }
     if (!ok || !m->provider_name) {
         meta_free(m);
-        return gcev_np_fail(err, GCEV_E_FORMAT, file_off, meta_bad);
+        return nomem ? gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory")
+                     : gcev_np_fail(err, GCEV_E_FORMAT, file_off, meta_bad);
     }
     return meta_add(np, m, file_off, err);
 }
 
 /* V6 optional metadata: kind-tagged properties. */
-static int meta_optional_v6(np_cur *c, np_meta *m)
+static int meta_optional_v6(np_cur *c, np_meta *m, int *oom)
 {
     uint16_t size;
     if (!np_u16(c, &size) || !np_has(c, size)) {
@@ -546,13 +558,13 @@ static int meta_optional_v6(np_cur *c, np_meta *m)
             break;
         case 4:
         case 5:
-            if (!np_utf8(&o, &a)) {
+            if (!np_utf8(&o, &a, oom)) {
                 return 0;
             }
             free(a);
             break;
         case 6:
-            if (!np_utf8(&o, &a) || !np_utf8(&o, &b)) {
+            if (!np_utf8(&o, &a, oom) || !np_utf8(&o, &b, oom)) {
                 free(a);
                 return 0;
             }
@@ -607,12 +619,14 @@ gcev_status gcev_np_meta_block_v6(gcev_trace *t, np_cur *c, uint64_t file_off, g
             return gcev_np_fail(err, GCEV_E_NOMEM, row_off, "out of memory");
         }
         uint32_t id, eid;
-        int ok = np_varu32(&r, &id) && np_utf8(&r, &m->provider_name) && np_varu32(&r, &eid) &&
-                 np_utf8(&r, &m->event_name) && parse_fields(&r, FL_V6, 0, &m->fields, &m->nfields) &&
-                 meta_optional_v6(&r, m);
+        int nomem = 0, *oom = &nomem;
+        int ok = np_varu32(&r, &id) && np_utf8(&r, &m->provider_name, oom) && np_varu32(&r, &eid) &&
+                 np_utf8(&r, &m->event_name, oom) &&
+                 parse_fields(&r, FL_V6, 0, &m->fields, &m->nfields, oom) && meta_optional_v6(&r, m, oom);
         if (!ok) {
             meta_free(m);
-            return gcev_np_fail(err, GCEV_E_FORMAT, row_off, meta_bad);
+            return nomem ? gcev_np_fail(err, GCEV_E_NOMEM, row_off, "out of memory")
+                         : gcev_np_fail(err, GCEV_E_FORMAT, row_off, meta_bad);
         }
         m->id = id;
         m->event_id = (uint16_t)eid;
