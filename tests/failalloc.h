@@ -11,7 +11,9 @@
 
 #include <stddef.h>
 
-#include <gcev/gcev.h>
+#include <stdint.h>
+
+#include <gcev/gcev_trace.h>
 
 /* Makes allocation number k (0 = the next one) fail, once; k < 0 disarms. */
 void failalloc_arm(long k);
@@ -29,5 +31,23 @@ typedef gcev_status (*failalloc_run)(void *ctx);
  * without); any other status fails the test. Returns the number of GCEV_E_NOMEM runs.
  */
 size_t failalloc_every(failalloc_run run, void *ctx);
+
+/* A whole read of one trace: open it, read every event, close it. */
+typedef struct failalloc_trace {
+    const char *path;    /* gcev_trace_open_file(path) when not NULL, else ... */
+    const uint8_t *data; /* ... gcev_trace_open_memory(data, size), or with stream set */
+    size_t size;         /* gcev_trace_open_reader() handing out 1-3 bytes per call */
+    int stream;
+    gcev_trace_options opts;
+    size_t events;   /* out: the events of the last complete read */
+    uint64_t digest; /* out: a digest of their fields, payloads and names */
+} failalloc_trace;
+
+/*
+ * failalloc_every() over a whole read of r: the unarmed read is the reference; every read
+ * with a failing allocation must end in GCEV_E_NOMEM (with a message) or give the same
+ * events. Returns the number of GCEV_E_NOMEM runs.
+ */
+size_t failalloc_every_read(failalloc_trace *r);
 
 #endif

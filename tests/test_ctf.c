@@ -26,6 +26,7 @@
 
 #include "gcev_ctf_decode.h"
 #include "gcev_ctf_meta.h"
+#include "failalloc.h"
 #include "zip_builder.h"
 
 /* ---- TSDL parser -------------------------------------------------------------- */
@@ -951,6 +952,36 @@ static void test_open_folder_errors(void **state)
     free(dir);
 }
 
+/* Every allocation of open + read failing in turn (TSDL parse, streams, the merge; folder
+ * and ZIP in memory; file and time order): GCEV_E_NOMEM or the same events. */
+static void test_ctf_each_allocation_failure_is_nomem_or_the_same_events(void **state)
+{
+    (void)state;
+    built b;
+    char *dir = write_trace(HDR_COMPACT, &b);
+    char *meta = trace_metadata(HDR_COMPACT);
+    zipb_entry ents[] = {
+        {"x.trace/", NULL, 0, ZIPB_STORE, 0},
+        {"x.trace/t/metadata", meta, strlen(meta), ZIPB_DEFLATE, 0},
+        {"x.trace/t/channel0_2", b.w.d, (size_t)(b.w.bits / 8), ZIPB_DEFLATE, 0},
+    };
+    size_t zsize = 0;
+    uint8_t *zip = zipb_build(ents, sizeof ents / sizeof ents[0], &zsize);
+    assert_non_null(zip);
+    for (uint32_t order = GCEV_TRACE_ORDER_FILE; order <= GCEV_TRACE_ORDER_TIME; order++) {
+        for (int in_zip = 0; in_zip < 2; in_zip++) {
+            failalloc_trace r = {in_zip ? NULL : dir, zip, zsize, 0, {.order = order}, 0, 0};
+            assert_true(failalloc_every_read(&r) > 0);
+            assert_int_equal(r.events, NEVENTS);
+        }
+    }
+    free(zip);
+    free(meta);
+    free(b.w.d);
+    remove_dir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -966,6 +997,7 @@ int main(void)
         cmocka_unit_test(test_trace_bad_packets),
         cmocka_unit_test(test_trace_in_zip),
         cmocka_unit_test(test_open_folder_errors),
+        cmocka_unit_test(test_ctf_each_allocation_failure_is_nomem_or_the_same_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "etl_builder.h"
+#include "failalloc.h"
 #include "gcev_etl_records.h"
 #include "gcev_read.h"
 #include "gcev_etl.h"
@@ -1426,6 +1427,27 @@ static void test_compressed_hostile_streams_name_both_offsets(void **state)
     etlb_free(&b);
 }
 
+/* Every allocation of open + read failing in turn, plain and compressed buffers, memory and
+ * callback input: GCEV_E_NOMEM or the same events, never another error. */
+static void test_etl_each_allocation_failure_is_nomem_or_the_same_events(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    relogged z;
+    relog(&b, 1, &z);
+    for (int compressed = 0; compressed < 2; compressed++) {
+        for (int stream = 0; stream < 2; stream++) {
+            failalloc_trace r = {
+                NULL, compressed ? z.data : b.data, compressed ? z.size : b.size, stream, {0}, 0, 0};
+            assert_true(failalloc_every_read(&r) > 0);
+            assert_int_equal(r.events, 10);
+        }
+    }
+    free(z.data);
+    etlb_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1447,6 +1469,7 @@ int main(void)
         cmocka_unit_test(test_compressed_buffers_give_the_plain_records),
         cmocka_unit_test(test_compressed_truncation_at_every_byte),
         cmocka_unit_test(test_compressed_hostile_streams_name_both_offsets),
+        cmocka_unit_test(test_etl_each_allocation_failure_is_nomem_or_the_same_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

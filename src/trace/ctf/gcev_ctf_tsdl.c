@@ -46,9 +46,10 @@ static void arena_free(gcev_ctf_arena *a)
     free(a);
 }
 
-/* NULL when out of memory or past GCEV_CTF_MAX_ARENA. Memory is zeroed. */
-static void *arena_alloc(gcev_ctf_arena *a, size_t n)
+/* NULL when out of memory or (*over_limit set) past GCEV_CTF_MAX_ARENA. Memory is zeroed. */
+static void *arena_alloc(gcev_ctf_arena *a, size_t n, int *over_limit)
 {
+    *over_limit = 0;
     n = (n + 15) & ~(size_t)15;
     if (n == 0) {
         n = 16;
@@ -57,6 +58,7 @@ static void *arena_alloc(gcev_ctf_arena *a, size_t n)
     if (!c || c->cap - c->used < n) {
         size_t cap = n > 60000 ? n : 60000;
         if (a->total > GCEV_CTF_MAX_ARENA || cap > GCEV_CTF_MAX_ARENA - a->total) {
+            *over_limit = 1;
             return NULL;
         }
         c = calloc(1, sizeof *c + cap);
@@ -137,9 +139,13 @@ static _Noreturn void fail(parser *p, const char *fmt, ...)
 
 static void *alloc(parser *p, size_t n)
 {
-    void *r = arena_alloc(p->a, n);
-    if (!r) {
+    int over_limit;
+    void *r = arena_alloc(p->a, n, &over_limit);
+    if (!r && over_limit) {
         fail_code(p, GCEV_E_LIMIT, "metadata model exceeds %u MiB", (unsigned)(GCEV_CTF_MAX_ARENA >> 20));
+    }
+    if (!r) {
+        fail_code(p, GCEV_E_NOMEM, "out of memory");
     }
     return r;
 }
