@@ -18,6 +18,7 @@
 
 #include <gcev/gcev.h>
 
+#include "failalloc.h"
 #include "gcev_archive.h"
 #include "trace_sample.h"
 #include "zip_builder.h"
@@ -609,6 +610,37 @@ static void test_zip_from_a_stream_is_unsupported(void **state)
     free(tr);
 }
 
+/* Every allocation of opening a trace in a ZIP (memory and file, deflated and stored) and
+ * reading it, in both orders, failing in turn: GCEV_E_NOMEM or the same events. */
+static void test_archive_each_allocation_failure_is_nomem_or_the_same_events(void **state)
+{
+    (void)state;
+    size_t tn = 0;
+    uint8_t *tr = sample_trace(5, 1, &tn);
+    assert_non_null(tr);
+    for (int method = 0; method < 2; method++) {
+        zipb_entry e[] = {
+            {"readme.txt", "x", 1, ZIPB_STORE, 0},
+            {"trace.nettrace", tr, tn, method ? ZIPB_DEFLATE : ZIPB_STORE, 0},
+        };
+        size_t n = 0;
+        uint8_t *z = build(e, 2, &n);
+        char *path = zipb_write_temp(z, n, ".nettrace.zip");
+        assert_non_null(path);
+        for (uint32_t order = 0; order < 2; order++) {
+            for (int from_file = 0; from_file < 2; from_file++) {
+                failalloc_trace r = {from_file ? path : NULL, z, n, 0, {.order = order}, 0, 0};
+                assert_true(failalloc_every_read(&r) > 0);
+                assert_int_equal(r.events, SAMPLE_EVENTS);
+            }
+        }
+        unlink(path);
+        free(path);
+        free(z);
+    }
+    free(tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_zip_without_one_trace_names_its_entries),
         cmocka_unit_test(test_damaged_trace_in_zip_names_the_entry),
         cmocka_unit_test(test_zip_from_a_stream_is_unsupported),
+        cmocka_unit_test(test_archive_each_allocation_failure_is_nomem_or_the_same_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 
 #include <gcev/gcev_report.h>
 
+#include "failalloc.h"
 #include "gcev_report_buf.h"
 #include "gcev_report_internal.h"
 #include "report_trace.h"
@@ -617,6 +618,65 @@ static void test_report_options_bound_marks_and_rows(void **state)
     gcev_stats_free(s);
 }
 
+/* A whole run from trace bytes to page: the model (read in time order), then the page. */
+typedef struct page_run {
+    const uint8_t *data;
+    size_t size;
+    const char *want; /* the page of the unfailed run */
+    size_t want_size;
+} page_run;
+
+static gcev_status page_run_once(void *ctx)
+{
+    page_run *r = ctx;
+    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace *t = NULL;
+    gcev_stats *s = NULL;
+    gcev_error err = {0};
+    gcev_status st = gcev_trace_open_memory(r->data, r->size, &o, &t, &err);
+    if (st == GCEV_OK) {
+        st = gcev_stats_create(NULL, &s);
+    }
+    if (st == GCEV_OK) {
+        st = gcev_stats_read_trace(s, t, NULL, NULL, &err);
+    }
+    char *html = (char *)1;
+    size_t size = 1;
+    if (st == GCEV_OK) {
+        st = gcev_report_build(s, NULL, NULL, &html, &size);
+        if (st == GCEV_OK) {
+            assert_int_equal(size, r->want_size);
+            assert_memory_equal(html, r->want, size);
+            gcev_report_free(html);
+        } else { /* a failed build leaves nothing behind */
+            assert_null(html);
+            assert_int_equal(size, 0);
+        }
+    }
+    gcev_stats_free(s);
+    gcev_trace_close(t);
+    return st;
+}
+
+/* Every allocation of trace read, model and page failing in turn: GCEV_E_NOMEM, or the
+ * very page of the unfailed run; never a crash, a leak, a partial page or another error. */
+static void test_report_each_allocation_failure_is_nomem_or_the_same_page(void **state)
+{
+    (void)state;
+    page_run r = {NULL, 0, NULL, 0};
+    uint8_t *data = report_trace_write(45, &r.size); /* a background GC at GC 40 */
+    assert_non_null(data);
+    r.data = data;
+    gcev_stats *s = stats_of(data, r.size);
+    char *want;
+    assert_int_equal(gcev_report_build(s, NULL, NULL, &want, &r.want_size), GCEV_OK);
+    gcev_stats_free(s);
+    r.want = want;
+    assert_true(failalloc_every(page_run_once, &r) > 0);
+    gcev_report_free(want);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -633,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_report_bounds_every_gc_a_mark_wide_numbers),
         cmocka_unit_test(test_report_bounds_decimated),
         cmocka_unit_test(test_report_options_bound_marks_and_rows),
+        cmocka_unit_test(test_report_each_allocation_failure_is_nomem_or_the_same_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
