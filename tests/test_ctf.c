@@ -139,6 +139,157 @@ static void test_tsdl_small_model(void **state)
     gcev_ctf_meta_free(&m);
 }
 
+/* Every construct the parser accepts beyond SMALL, each read as declared. */
+static const char CONSTRUCTS[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 16; } := u;\n"
+    "typealias integer { size = 8; signed = TRUE; base = hex; encoding = ASCII; byte_order = network; } := "
+    "u;\n"
+    "typealias integer { size = 32; signed = false; base = oct; encoding = UTF8; } := int;\n"
+    "typealias integer { size = 8; base = b; byte_order = little; } := bits_t;\n"
+    "typealias integer { size = 8; base = 16; encoding = none; } := hex_t;\n"
+    "typealias floating_point { exp_dig = 8; mant_dig = 24; byte_order = le; } := float;\n"
+    "typealias string { encoding = ASCII; } := astr;\n"
+    "typealias enum { E0, E1, E2, E3, E4, E5, E6, E7, E8, E9 = 0x1F } := ten_t;\n"
+    "typealias enum neg : u { M = -2 ... -1, Z } := neg_t;\n"
+    "typealias variant choice <sel> { u a; int b; } := choice_t;\n"
+    "trace { major = 1; minor = 8; byte_order = le; uuid = \"E0FE85B7-B861-46A3-8C39-88DE301A4385\"; };\n"
+    "env { s = \"a\\\"b\\n\\tc\"; };\n"
+    "clock { name = c; offset = -9223372036854775808; };\n"
+    "callsite { a = { b = { c; }; }; };\n"
+    "stream { id = 2; packet.context := struct { int size; }; event.context := struct { u cpu; };\n"
+    "  something := string; };\n"
+    "stream { id = 1; };\n"
+    "event { name = \"e\"; id = 0; stream_id = 2;\n"
+    "  context := struct { u c; };\n"
+    "  fields := struct { typealias integer { size = 64; } := u64; typedef u64 pair_t[2];\n"
+    "    pair_t p; enum neg n; variant choice <n> v; ten_t t; float f; astr s; bits_t b; hex_t h; }; };\n";
+
+static void test_tsdl_every_construct_reads_as_declared(void **state)
+{
+    (void)state;
+    gcev_ctf_meta m;
+    gcev_ctf_meta_error e;
+    gcev_status st = parse(CONSTRUCTS, &m, &e);
+    if (st != GCEV_OK) {
+        fail_msg("line %u: %s", e.line, e.message);
+    }
+    assert_int_equal(m.big_endian, 0);
+    assert_int_equal(m.uuid[0], 0xe0);
+    assert_int_equal(m.uuid[15], 0x85);
+    assert_string_equal(gcev_ctf_meta_env(&m, "s")->str, "a\"b\n\tc");
+    assert_null(gcev_ctf_meta_env(&m, "nope"));
+    assert_true(m.clocks[0].offset == INT64_MIN);
+    /* streams sorted by id; a stream without events has none to find */
+    assert_int_equal(m.nstreams, 2);
+    assert_int_equal(m.streams[0].id, 1);
+    assert_int_equal(m.streams[1].id, 2);
+    assert_null(gcev_ctf_meta_event(&m, gcev_ctf_meta_stream(&m, 1), 0));
+    const gcev_ctf_stream_class *sc = gcev_ctf_meta_stream(&m, 2);
+    assert_int_equal(sc->packet_context->fields[0].type->base, 8);
+    assert_int_equal(sc->packet_context->fields[0].type->encoding, 1);
+    assert_int_equal(sc->event_context->nfields, 1);
+    const gcev_ctf_event_class *ev = gcev_ctf_meta_event(&m, sc, 0);
+    assert_non_null(ev);
+    assert_int_equal(gcev_ctf_type_find(ev->context, "c"), 0);
+    const gcev_ctf_type *f = ev->fields;
+    assert_int_equal(f->nfields, 8);
+    assert_int_equal(gcev_ctf_type_find(f, "nope"), -1);
+    assert_int_equal(gcev_ctf_type_find(f->fields[0].type, "x"), -1); /* not a struct */
+    /* the redeclared 'u': 8 bits, signed, hex, ASCII, big-endian */
+    const gcev_ctf_type *c = ev->context->fields[0].type;
+    assert_int_equal(c->size, 8);
+    assert_int_equal(c->is_signed, 1);
+    assert_int_equal(c->base, 16);
+    assert_int_equal(c->encoding, 2);
+    assert_int_equal(c->byte_order, GCEV_CTF_BO_BE);
+    /* a typedef of an array, inside the struct */
+    const gcev_ctf_type *pair = f->fields[0].type;
+    assert_int_equal(pair->kind, GCEV_CTF_ARRAY);
+    assert_int_equal(pair->length, 2);
+    assert_int_equal(pair->elem->size, 64);
+    /* a named enum with negative ranges, referred to by name */
+    const gcev_ctf_type *n = f->fields[1].type;
+    assert_int_equal(n->kind, GCEV_CTF_ENUM);
+    assert_int_equal(n->nentries, 2);
+    assert_true(n->entries[0].lo == (uint64_t)-2 && n->entries[0].hi == (uint64_t)-1);
+    assert_int_equal(n->entries[1].lo, 0);
+    /* a named variant used with another tag */
+    const gcev_ctf_type *v = f->fields[2].type;
+    assert_int_equal(v->kind, GCEV_CTF_VARIANT);
+    assert_string_equal(v->ref, "n");
+    assert_int_equal(v->nfields, 2);
+    assert_int_equal(gcev_ctf_type_find(v, "b"), 1);
+    /* ten entries (the table grows past 8), the container is the declared 'int' */
+    const gcev_ctf_type *t = f->fields[3].type;
+    assert_int_equal(t->nentries, 10);
+    assert_int_equal(t->size, 32);
+    assert_string_equal(gcev_ctf_enum_label(t, 31), "E9");
+    assert_string_equal(gcev_ctf_enum_label(t, 8), "E8");
+    const gcev_ctf_type *fl = f->fields[4].type;
+    assert_int_equal(fl->kind, GCEV_CTF_FLOAT);
+    assert_int_equal(fl->size, 32);
+    assert_int_equal(fl->align, 8);
+    assert_int_equal(fl->byte_order, GCEV_CTF_BO_LE);
+    assert_int_equal(f->fields[5].type->encoding, 2);
+    assert_int_equal(f->fields[6].type->base, 2);
+    assert_int_equal(f->fields[6].type->byte_order, GCEV_CTF_BO_LE);
+    assert_int_equal(f->fields[7].type->base, 16);
+    assert_int_equal(f->fields[7].type->encoding, 0);
+    gcev_ctf_meta_free(&m);
+}
+
+/* Input the table cannot hold: a NUL byte, text over the size limit, many names. */
+static void test_tsdl_nul_size_limit_and_many_aliases(void **state)
+{
+    (void)state;
+    gcev_ctf_meta m;
+    gcev_ctf_meta_error e;
+    static const char nul[] = "env { a = 1; };\n\0 env { b = 2; };";
+    assert_int_equal(gcev_ctf_meta_parse(nul, sizeof nul - 1, &m, &e), GCEV_E_FORMAT);
+    assert_int_equal(e.line, 2);
+    assert_non_null(strstr(e.message, "NUL byte in metadata text"));
+    /* the length is checked before a byte is read */
+    assert_int_equal(gcev_ctf_meta_parse("", (size_t)GCEV_CTF_MAX_METADATA + 1, &m, &e), GCEV_E_LIMIT);
+    assert_non_null(strstr(e.message, "metadata text larger than 64 MiB"));
+    assert_null(m.arena);
+    /* 100 aliases: the name table is rehashed on the way, every name still found */
+    char buf[8192];
+    size_t k = 0;
+    for (int i = 0; i < 100; i++) {
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "typealias integer { size = %d; } := t%d;\n",
+                              i % 64 + 1, i);
+    }
+    k += (size_t)snprintf(buf + k, sizeof buf - k, "event { fields := struct {");
+    for (int i = 0; i < 100; i++) {
+        k += (size_t)snprintf(buf + k, sizeof buf - k, " t%d f%d;", i, i);
+    }
+    snprintf(buf + k, sizeof buf - k, " }; };");
+    assert_int_equal(parse(buf, &m, &e), GCEV_OK);
+    const gcev_ctf_type *f = m.events[0].fields;
+    assert_int_equal(f->nfields, 100);
+    for (uint32_t i = 0; i < 100; i++) {
+        assert_int_equal(f->fields[i].type->size, i % 64 + 1);
+    }
+    gcev_ctf_meta_free(&m);
+    /* 33 array dimensions, an alias name over 255 bytes */
+    k = (size_t)snprintf(buf, sizeof buf,
+                         "typealias integer { size = 8; } := u8;\nevent { fields := struct { u8 x");
+    for (int i = 0; i < 33; i++) {
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "[1]");
+    }
+    snprintf(buf + k, sizeof buf - k, "; }; };");
+    assert_int_equal(parse(buf, &m, &e), GCEV_E_LIMIT);
+    assert_non_null(strstr(e.message, "more than 32 array dimensions"));
+    k = (size_t)snprintf(buf, sizeof buf, "typealias integer { size = 8; } :=");
+    for (int i = 0; i < 30; i++) {
+        k += (size_t)snprintf(buf + k, sizeof buf - k, " word%04d", i);
+    }
+    snprintf(buf + k, sizeof buf - k, ";");
+    assert_int_equal(parse(buf, &m, &e), GCEV_E_FORMAT);
+    assert_non_null(strstr(e.message, "alias name too long"));
+}
+
 typedef struct bad_case {
     const char *text;
     gcev_status code;
@@ -175,6 +326,67 @@ static void test_tsdl_errors_name_line_and_cause(void **state)
         {"clock { name = c; freq = 0; };", GCEV_E_FORMAT, 1, "freq must not be 0"},
         {"typealias struct nope := x;", GCEV_E_FORMAT, 1, "struct 'nope' is not declared"},
         {"env { a = 1; } @", GCEV_E_FORMAT, 1, "unexpected character '@'"},
+        /* numbers and strings */
+        {"env { x = 0x; };", GCEV_E_FORMAT, 1, "hexadecimal number without digits"},
+        {"env { x = 09; };", GCEV_E_FORMAT, 1, "bad digit in a base-8 number"},
+        {"env { x = 0xfF; y = 12g; };", GCEV_E_FORMAT, 1, "malformed number"},
+        {"env { x = \"abc", GCEV_E_FORMAT, 1, "unterminated string literal"},
+        {"// a line comment\n/* a comment\nof two lines */ frob { };", GCEV_E_FORMAT, 3, "unexpected 'frob'"},
+        {"env { a = ->; };", GCEV_E_FORMAT, 1, "expected a value"},
+        {"env { a = -x; };", GCEV_E_FORMAT, 1, "expected a number"},
+        {"env { a = b.; };", GCEV_E_FORMAT, 1, "expected a name after '.'"},
+        /* attribute values */
+        {"trace { major = -1; };", GCEV_E_FORMAT, 1, "'major' must be a non-negative integer"},
+        {"clock { name = c; offset = x; };", GCEV_E_FORMAT, 1, "'offset' must be an integer"},
+        {"clock { name = c;\noffset = -9223372036854775809; };", GCEV_E_FORMAT, 2,
+         "'offset' is out of range"},
+        {"clock { name = c; offset = 9223372036854775808; };", GCEV_E_FORMAT, 1, "'offset' is out of range"},
+        {"typealias integer { size = 8; signed = maybe; } := u;", GCEV_E_FORMAT, 1,
+         "'signed' must be true or false"},
+        {"typealias integer { size = 8; byte_order = sideways; } := u;", GCEV_E_FORMAT, 1,
+         "byte_order must be le, be, native or network"},
+        {"typealias integer { size = 8; encoding = ebcdic; } := u;", GCEV_E_FORMAT, 1,
+         "encoding must be none, UTF8 or ASCII"},
+        {"typealias integer { size = 8; base = 7; } := u;", GCEV_E_FORMAT, 1, "base must be 2, 8, 10 or 16"},
+        {"typealias integer { 5 = 8; } := u;", GCEV_E_FORMAT, 1, "expected an attribute name"},
+        {"typealias integer { a. = 8; } := u;", GCEV_E_FORMAT, 1, "expected a name after '.'"},
+        {"typealias floating_point { exp_dig = 8; mant_dig = 24; align = 3; } := f;", GCEV_E_FORMAT, 1,
+         "align must be a power of two up to 65536"},
+        {"typealias string { encoding = 7; } := s;", GCEV_E_FORMAT, 1,
+         "encoding must be none, UTF8 or ASCII"},
+        /* types */
+        {"typealias struct := x;", GCEV_E_FORMAT, 1, "expected a struct name or body"},
+        {"typealias integer { size = 8; } := u8;\ntypealias struct { u8 a; } align(3) := x;", GCEV_E_FORMAT,
+         2, "align() needs a power of two up to 65536"},
+        {"typealias variant := x;", GCEV_E_FORMAT, 1, "expected a variant name or body"},
+        {"typealias variant v <t> := x;", GCEV_E_FORMAT, 1, "variant 'v' is not declared"},
+        {"typealias enum e := x;", GCEV_E_FORMAT, 1, "enum 'e' is not declared"},
+        {"typealias integer { size = 8; } := u8;\ntypealias enum : u8 := x;", GCEV_E_FORMAT, 2,
+         "expected an enumeration body"},
+        {"typealias enum { A } := x;", GCEV_E_FORMAT, 1,
+         "enumeration without a container type, and no 'int' is declared"},
+        {"typealias integer { size = 8; } := u8;\nevent { fields := struct { u8; }; };", GCEV_E_FORMAT, 2,
+         "expected a type and a field name"},
+        {"typealias integer { size = 8; } := unsigned char;\nevent { fields := struct { unsigned /* c */ "
+         "char x; };"
+         " };",
+         GCEV_E_FORMAT, 2, "comment inside a type name"},
+        {"typealias := x;", GCEV_E_FORMAT, 1, "expected a type"},
+        {"typealias integer { size = 8; } := ;", GCEV_E_FORMAT, 1, "expected the alias name after ':='"},
+        {"typealias integer { size = 8; } := u8;\nevent { fields := struct { u8 x;", GCEV_E_FORMAT, 2,
+         "end of metadata inside a declaration list"},
+        /* blocks */
+        {"trace { major = 1; uuid = \"zz\"; };", GCEV_E_FORMAT, 1, "uuid must be a string of 32 hex digits"},
+        {"trace { major = 1; packet.header := integer { size = 8; }; };", GCEV_E_FORMAT, 1,
+         "packet.header must be a struct"},
+        {"clock { name = 5; };", GCEV_E_FORMAT, 1, "clock name must be a name"},
+        {"clock { freq = 5; };", GCEV_E_FORMAT, 1, "clock without a name"},
+        {"stream { event.header := integer { size = 8; }; };", GCEV_E_FORMAT, 1,
+         "event.header must be a struct"},
+        {"stream { id = 0; };\nstream { };", GCEV_E_FORMAT, 2, "several stream blocks, one without an id"},
+        {"event { context := struct { }; other := string; name = 5; };", GCEV_E_FORMAT, 1,
+         "event name must be a string"},
+        {"callsite { a = { b };\n", GCEV_E_FORMAT, 2, "end of metadata inside a block"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gcev_ctf_meta m;
@@ -265,6 +477,69 @@ static void test_metadata_packets_unpacked(void **state)
     assert_int_equal(e.offset, 37 + split);
     /* neither packets nor "/ * CTF" text */
     assert_int_equal(gcev_ctf_metadata_text((const uint8_t *)"trace {", 7, &out, &len, &e), GCEV_E_FORMAT);
+}
+
+/* One metadata packet with explicit byte order, sizes and flags. */
+static size_t meta_packet(uint8_t *h, int be, const char *text, uint32_t content_bits, uint32_t packet_bits,
+                          uint8_t compression, uint8_t encryption)
+{
+    memset(h, 0, 37);
+    const uint32_t v[3] = {0x75d11d57u, content_bits, packet_bits};
+    const size_t at[3] = {0, 24, 28};
+    for (int k = 0; k < 3; k++) {
+        for (int b = 0; b < 4; b++) {
+            h[at[k] + (size_t)b] = (uint8_t)(v[k] >> (be ? 24 - 8 * b : 8 * b));
+        }
+    }
+    h[32] = compression;
+    h[33] = encryption;
+    h[35] = 1, h[36] = 8;
+    memcpy(h + 37, text, strlen(text));
+    return 37 + strlen(text);
+}
+
+/* Big-endian packets, and each way a packet header can be wrong: status and offset. */
+static void test_metadata_packets_big_endian_and_bad_headers(void **state)
+{
+    (void)state;
+    const char *text = "/* CTF 1.8 */";
+    const uint32_t c = (uint32_t)(37 + strlen(text)) * 8;
+    uint8_t pk[2 * 64];
+    char *out;
+    size_t len;
+    gcev_ctf_meta_error e;
+    size_t n = meta_packet(pk, 1, text, c, c, 0, 0);
+    n += meta_packet(pk + n, 1, text, c, c, 0, 0);
+    assert_int_equal(gcev_ctf_metadata_text(pk, n, &out, &len, &e), GCEV_OK);
+    assert_int_equal(len, 2 * strlen(text));
+    assert_memory_equal(out, "/* CTF 1.8 *//* CTF 1.8 */", len);
+    free(out);
+    /* the second packet's header cut short */
+    assert_int_equal(gcev_ctf_metadata_text(pk, n / 2 + 20, &out, &len, &e), GCEV_E_TRUNCATED_FILE);
+    assert_int_equal(e.offset, n / 2);
+    assert_non_null(strstr(e.message, "inside a packet header"));
+    assert_null(out);
+    static const struct {
+        uint32_t content, packet;
+        uint8_t compression, encryption;
+        gcev_status want;
+        uint64_t offset;
+    } bad[] = {
+        {0, 0, 1, 0, GCEV_E_UNSUPPORTED, 32},          {0, 0, 0, 1, GCEV_E_UNSUPPORTED, 32},
+        {37 * 8 + 4, 64 * 8, 0, 0, GCEV_E_FORMAT, 24}, /* not whole bytes */
+        {36 * 8, 64 * 8, 0, 0, GCEV_E_FORMAT, 24},     /* content smaller than the header */
+        {64 * 8, 40 * 8, 0, 0, GCEV_E_FORMAT, 24},     /* content past the packet */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        for (int be = 0; be < 2; be++) {
+            n = meta_packet(pk, be, text, bad[i].content ? bad[i].content : c,
+                            bad[i].packet ? bad[i].packet : c, bad[i].compression, bad[i].encryption);
+            assert_int_equal(gcev_ctf_metadata_text(pk, n, &out, &len, &e), bad[i].want);
+            assert_int_equal(e.code, bad[i].want);
+            assert_int_equal(e.offset, bad[i].offset);
+            assert_null(out);
+        }
+    }
 }
 
 static void test_read_bits_both_orders(void **state)
@@ -986,9 +1261,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tsdl_small_model),
+        cmocka_unit_test(test_tsdl_every_construct_reads_as_declared),
+        cmocka_unit_test(test_tsdl_nul_size_limit_and_many_aliases),
         cmocka_unit_test(test_tsdl_errors_name_line_and_cause),
         cmocka_unit_test(test_tsdl_limits),
         cmocka_unit_test(test_metadata_packets_unpacked),
+        cmocka_unit_test(test_metadata_packets_big_endian_and_bad_headers),
         cmocka_unit_test(test_read_bits_both_orders),
         cmocka_unit_test(test_trace_compact_headers),
         cmocka_unit_test(test_trace_large_headers),
