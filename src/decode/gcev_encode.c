@@ -36,13 +36,6 @@ static void put_uint(enc *e, uint64_t v, unsigned w)
     put(e, tmp, w);
 }
 
-static void pad_to(enc *e, size_t start, unsigned a)
-{
-    static const uint8_t zeros[16];
-    size_t rel = e->len - start;
-    put(e, zeros, (a - rel % a) % a);
-}
-
 /* A field whose value cannot be written: code, the payload offset it would start at, its name. */
 static gcev_status bad(gcev_error *err, gcev_status code, uint64_t offset, const char *field, const char *msg)
 {
@@ -82,11 +75,12 @@ static uint64_t member_uint(const uint8_t *p, uint8_t store)
     }
 }
 
+/* The fields of t at the top level of a payload (no padding: struct-array elements,
+ * aligned or not, are copied as their array view holds them). */
 static gcev_status encode_fields(enc *e, const gcev_template *t, const uint8_t *base, unsigned ps,
-                                 int aligned, int elems_aligned, gcev_error *err)
+                                 int elems_aligned, gcev_error *err)
 {
     uint64_t vals[64];
-    size_t start = e->len;
     for (uint16_t i = 0; i < t->nfields; i++) {
         const gcev_field_desc *f = &t->fields[i];
         const uint8_t *p = base + f->offset;
@@ -145,9 +139,6 @@ static gcev_status encode_fields(enc *e, const gcev_template *t, const uint8_t *
             }
         } else {
             unsigned w = gcev_wire_size(type, ps);
-            if (aligned) {
-                pad_to(e, start, gcev_wire_align(type, ps));
-            }
             if (type == GCEV_T_GUID) {
                 gcev_guid g;
                 memcpy(&g, p, sizeof g);
@@ -175,12 +166,6 @@ static gcev_status encode_fields(enc *e, const gcev_template *t, const uint8_t *
             }
         }
     }
-    if (aligned) {
-        uint32_t stride = gcev_elem_stride(t, ps, 1);
-        if (stride && e->len - start < stride) {
-            pad_to(e, start, stride);
-        }
-    }
     return GCEV_OK;
 }
 
@@ -199,8 +184,8 @@ gcev_status gcev_encode(const gcev_event *ev, uint8_t *buf, size_t cap, size_t *
     if (ev->desc->tmpl) {
         int elems_aligned =
             (ev->desc->tmpl->flags & GCEV_TF_STRUCT_ARRAYS) && gcev_quirk_aligned_elements(ev->desc);
-        gcev_status st = encode_fields(&e, ev->desc->tmpl, (const uint8_t *)&ev->u, ev->pointer_size, 0,
-                                       elems_aligned, err);
+        gcev_status st =
+            encode_fields(&e, ev->desc->tmpl, (const uint8_t *)&ev->u, ev->pointer_size, elems_aligned, err);
         if (st != GCEV_OK) {
             return st;
         }
