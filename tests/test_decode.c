@@ -628,10 +628,59 @@ static void test_decode_primitive_array_element_past_count_is_zero(void **state)
     assert_true(gcev_array_u64_at(&a, 1) == 0x80000000);
 }
 
+/*
+ * gcev_decode_family() over every family and every version from 0 to one past the newest:
+ * the status and struct of gcev_decode_desc() on the version gcev_event_desc_resolve()
+ * picks, or its look-up error; GCEV_E_INVALID_ARG for family 0, one past the last, or no out.
+ */
+static void test_decode_family_every_family_and_version_matches_resolve(void **state)
+{
+    (void)state;
+    static uint8_t zeros[4096];
+    static gcev_union a, b;
+    size_t families = 0;
+    for (uint16_t fam = 1; gcev_family_get(fam); fam++) {
+        const gcev_family_info *fi = gcev_family_get(fam);
+        families++;
+        int found_newer = 0;
+        for (uint16_t v = 0; v < 64 && !found_newer; v++) {
+            gcev_status want;
+            const gcev_event_desc *d = gcev_event_desc_resolve(fi->provider, fi->id, v, &want);
+            gcev_error ea = {0}, eb = {0};
+            uint32_t ca = 0, cb = 0;
+            memset(&a, 0, sizeof a);
+            memset(&b, 0, sizeof b);
+            gcev_status got = gcev_decode_family(fam, v, 8, zeros, sizeof zeros, &a, &ca, &ea);
+            if (!d) {
+                assert_int_equal(got, want);
+                assert_int_equal(ea.code, want);
+                continue;
+            }
+            gcev_status ref = gcev_decode_desc(d, 8, zeros, sizeof zeros, &b, &cb, &eb);
+            assert_int_equal(got, ref);
+            assert_int_equal(ca, cb);
+            assert_memory_equal(&a, &b, fi->struct_size);
+            gcev_event_info info;
+            assert_int_equal(gcev_event_get_info(d, &info), GCEV_OK);
+            found_newer = info.version < v; /* resolved to the newest: stop after one */
+        }
+        assert_true(found_newer);
+    }
+    assert_int_equal(families, GCEV_FAMILY_COUNT_ - 1);
+    gcev_error err = {0};
+    assert_int_equal(gcev_decode_family(0, 0, 8, zeros, 4, &a, NULL, &err), GCEV_E_INVALID_ARG);
+    assert_int_equal(err.code, GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_decode_family(GCEV_FAMILY_COUNT_, 0, 8, zeros, 4, &a, NULL, &err),
+                     GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_decode_family(GCEV_FAMILY_GC_START, 0, 8, zeros, 4, NULL, NULL, &err),
+                     GCEV_E_INVALID_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_event_version_round_trips_and_truncates),
+        cmocka_unit_test(test_decode_family_every_family_and_version_matches_resolve),
         cmocka_unit_test(test_gc_start_v2_real_payload_has_typed_fields),
         cmocka_unit_test(test_gc_start_members_follow_the_newest_wire_order),
         cmocka_unit_test(test_typed_decoder_reports_consumed_like_gcev_decode),

@@ -17,6 +17,9 @@
 #include <cmocka.h>
 #include <gcev/gcev.h>
 
+#include "gcev_decode.h"
+#include "gcev_quirks.h"
+#include "gcev_schema_desc.h"
 #include "testutil.h"
 
 #define RT "Microsoft-Windows-DotNETRuntime"
@@ -524,9 +527,366 @@ static void test_format_every_event_version_gives_json_with_every_field(void **s
     assert_true(checked >= 2 * 130);
 }
 
+/* ---- a template with every field type the runtime's manifest leaves out ---- */
+
+/* Typed structs laid out as gcev-gen lays them out (present, schema_version, members). */
+typedef struct at_pair {
+    uint64_t present;
+    int16_t s;
+    double d;
+    int8_t t;
+} at_pair;
+
+#define AT_FIELD(nm, ty, st, bit, strct, member, fixed, w)                                                   \
+    {                                                                                                        \
+        .name = nm, .type = ty, .store = st, .out_type = GCEV_OUT_DEFAULT, .present_bit = bit,               \
+        .offset = offsetof(strct, member), .count_field = -1, .fixed_count = fixed, .length_field = -1,      \
+        .map = NULL, .elem = NULL, .wire = {                                                                 \
+            w,                                                                                               \
+            w                                                                                                \
+        }                                                                                                    \
+    }
+
+static const gcev_field_desc at_pair_fields[] = {
+    AT_FIELD("S", GCEV_T_INT16, GCEV_S_I16, 0, at_pair, s, 0, 2),
+    AT_FIELD("D", GCEV_T_DOUBLE, GCEV_S_F64, 1, at_pair, d, 0, 8),
+    AT_FIELD("T", GCEV_T_INT8, GCEV_S_I8, 2, at_pair, t, 0, 1),
+};
+static const gcev_template at_pair_tmpl = {"ATC.Pairs", at_pair_fields, 3,  sizeof(at_pair),
+                                           {11, 11},    GCEV_TF_FIXED,  0x7};
+
+/* Three events, as each typed struct must fit gcev_event.u: scalars, integer arrays,
+ * float and struct arrays. */
+typedef struct at_a {
+    uint64_t present;
+    uint16_t schema_version;
+    int8_t small;
+    int16_t shrt;
+    int64_t lng;
+    double real;
+    gcev_guid id;
+    gcev_bytes when;
+    gcev_bytes blob;
+    gcev_array i8s;
+} at_a;
+
+typedef struct at_b {
+    uint64_t present;
+    uint16_t schema_version;
+    gcev_array i16s, i32s, i64s;
+} at_b;
+
+typedef struct at_c {
+    uint64_t present;
+    uint16_t schema_version;
+    gcev_array f32s, f64s, pairs;
+} at_c;
+
+static const gcev_field_desc at_a_fields[] = {
+    AT_FIELD("Small", GCEV_T_INT8, GCEV_S_I8, 0, at_a, small, 0, 1),
+    AT_FIELD("Short", GCEV_T_INT16, GCEV_S_I16, 1, at_a, shrt, 0, 2),
+    AT_FIELD("Long", GCEV_T_INT64, GCEV_S_I64, 2, at_a, lng, 0, 8),
+    AT_FIELD("Real", GCEV_T_DOUBLE, GCEV_S_F64, 3, at_a, real, 0, 8),
+    AT_FIELD("Id", GCEV_T_GUID, GCEV_S_GUID, 4, at_a, id, 0, 16),
+    AT_FIELD("When", GCEV_T_SYSTEMTIME, GCEV_S_BYTES, 5, at_a, when, 0, 16),
+    AT_FIELD("Blob", GCEV_T_BINARY, GCEV_S_BYTES, 6, at_a, blob, 3, 0),
+    AT_FIELD("I8s", GCEV_T_INT8, GCEV_S_ARRAY, 7, at_a, i8s, 2, 0),
+};
+static const gcev_field_desc at_b_fields[] = {
+    AT_FIELD("I16s", GCEV_T_INT16, GCEV_S_ARRAY, 0, at_b, i16s, 2, 0),
+    AT_FIELD("I32s", GCEV_T_INT32, GCEV_S_ARRAY, 1, at_b, i32s, 2, 0),
+    AT_FIELD("I64s", GCEV_T_INT64, GCEV_S_ARRAY, 2, at_b, i64s, 2, 0),
+};
+static const gcev_field_desc at_c_fields[] = {
+    AT_FIELD("F32s", GCEV_T_FLOAT, GCEV_S_ARRAY, 0, at_c, f32s, 2, 0),
+    AT_FIELD("F64s", GCEV_T_DOUBLE, GCEV_S_ARRAY, 1, at_c, f64s, 2, 0),
+    {.name = "Pairs",
+     .type = GCEV_T_STRUCT,
+     .store = GCEV_S_ARRAY,
+     .out_type = GCEV_OUT_DEFAULT,
+     .present_bit = 2,
+     .offset = offsetof(at_c, pairs),
+     .count_field = -1,
+     .fixed_count = 2,
+     .length_field = -1,
+     .map = NULL,
+     .elem = &at_pair_tmpl,
+     .wire = {0, 0}},
+};
+static const gcev_template at_tmpls[3] = {
+    {"ATA", at_a_fields, 8, sizeof(at_a), {0, 0}, 0, 0xff},
+    {"ATB", at_b_fields, 3, sizeof(at_b), {0, 0}, 0, 0x7},
+    {"ATC", at_c_fields, 3, sizeof(at_c), {0, 0}, GCEV_TF_STRUCT_ARRAYS, 0x7},
+};
+
+typedef struct wr {
+    uint8_t b[256];
+    size_t n;
+} wr;
+
+static void wr_le(wr *w, uint64_t v, unsigned bytes)
+{
+    for (unsigned i = 0; i < bytes; i++) {
+        w->b[w->n++] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+static void wr_f64(wr *w, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    wr_le(w, u, 8);
+}
+
+static void wr_f32(wr *w, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    wr_le(w, u, 4);
+}
+
+static void wr_guid(wr *w)
+{
+    wr_le(w, 0x01020304, 4);
+    wr_le(w, 0x0506, 2);
+    wr_le(w, 0x0708, 2);
+    for (unsigned i = 9; i <= 16; i++) {
+        wr_le(w, i, 1);
+    }
+}
+
+static void wr_pair(wr *w, int16_t s, double d, int8_t t, int aligned)
+{
+    size_t start = w->n;
+    wr_le(w, (uint16_t)s, 2);
+    if (aligned) {
+        wr_le(w, 0, 6);
+    }
+    wr_f64(w, d);
+    wr_le(w, (uint8_t)t, 1);
+    if (aligned) {
+        wr_le(w, 0, 24 - (w->n - start));
+    }
+}
+
+/* The payload of at_tmpls[k]; struct-array elements packed, or C-aligned (stride 24). */
+static void at_payload(wr *w, int k, int aligned)
+{
+    w->n = 0;
+    if (k == 0) {
+        wr_le(w, 0xff, 1);                  /* Small -1 */
+        wr_le(w, 0xfffe, 2);                /* Short -2 */
+        wr_le(w, (uint64_t)(int64_t)-3, 8); /* Long */
+        wr_f64(w, 2.5);                     /* Real */
+        wr_guid(w);                         /* Id */
+        static const uint16_t when[8] = {2025, 12, 2, 1, 13, 14, 15, 16};
+        for (int i = 0; i < 8; i++) {
+            wr_le(w, when[i], 2);
+        }
+        wr_le(w, 0xccbbaa, 3);             /* Blob */
+        wr_le(w, 0xff, 1), wr_le(w, 2, 1); /* I8s */
+    } else if (k == 1) {
+        wr_le(w, (uint16_t)-300, 2), wr_le(w, 4, 2);
+        wr_le(w, (uint32_t)-70000, 4), wr_le(w, 5, 4);
+        wr_le(w, (uint64_t)INT64_C(-5000000000), 8), wr_le(w, 6, 8);
+    } else {
+        wr_f32(w, 0.5f), wr_f32(w, -1.5f);
+        wr_f64(w, 0.25), wr_f64(w, 1e300);
+        wr_pair(w, -7, -0.125, -8, aligned);
+        wr_pair(w, 9, 3.0, 127, aligned);
+    }
+}
+
+static const struct {
+    const char *text, *json;
+    uint32_t offsets[8];
+    size_t size[2]; /* packed, aligned */
+} at_want[3] = {
+    {"ATA Small=-1 Short=-2 Long=-3 Real=2.5 Id=01020304-0506-0708-090a-0b0c0d0e0f10 "
+     "When=e9070c00020001000d000e000f001000 Blob=aabbcc I8s=[-1, 2]",
+     "{\"Small\":-1,\"Short\":-2,\"Long\":-3,\"Real\":2.5,\"Id\":\"01020304-0506-0708-090a-0b0c0d0e0f10\","
+     "\"When\":\"e9070c00020001000d000e000f001000\",\"Blob\":\"aabbcc\",\"I8s\":[-1,2]}",
+     {0, 1, 3, 11, 19, 35, 51, 54},
+     {56, 56}},
+    {"ATB I16s=[-300, 4] I32s=[-70000, 5] I64s=[-5000000000, 6]",
+     "{\"I16s\":[-300,4],\"I32s\":[-70000,5],\"I64s\":[-5000000000,6]}",
+     {0, 4, 12},
+     {28, 28}},
+    {"ATC F32s=[0.5, -1.5] F64s=[0.25, 1.0000000000000001e+300] Pairs=[{S=-7 D=-0.125 T=-8}, {S=9 D=3 "
+     "T=127}]",
+     "{\"F32s\":[0.5,-1.5],\"F64s\":[0.25,1.0000000000000001e+300],"
+     "\"Pairs\":[{\"S\":-7,\"D\":-0.125,\"T\":-8},{\"S\":9,\"D\":3,\"T\":127}]}",
+     {0, 8, 24},
+     {24 + 22, 24 + 48}},
+};
+
+/*
+ * Every signed width, double, GUID, SYSTEMTIME, a fixed-size blob, arrays of each signed and
+ * float type and a struct array (packed and with C-aligned elements): decoded, walked (type,
+ * payload offset), printed as text and JSON, encoded back to the same bytes, and every cut
+ * of the payload a GCEV_E_TRUNCATED naming the field it falls in.
+ */
+static void test_format_every_field_type_decodes_walks_prints_and_encodes_back(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        const gcev_template *tm = &at_tmpls[k];
+        for (int aligned = 0; aligned < 2; aligned++) {
+            gcev_event_desc desc = {
+                .id = 1, .symbol = tm->name, .tmpl = tm, .quirks = aligned ? GCEV_Q_ALIGNED_ELEMENTS : 0};
+            wr w;
+            at_payload(&w, k, aligned);
+            assert_int_equal(w.n, at_want[k].size[aligned]);
+            assert_true(tm->struct_size <= sizeof(gcev_union));
+            gcev_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.desc = &desc;
+            ev.pointer_size = 8;
+            uint32_t consumed = 0;
+            gcev_error err = {0};
+            assert_int_equal(
+                gcev_decode_into(&desc, 8, w.b, (uint32_t)w.n, (uint8_t *)&ev.u, &consumed, &err), GCEV_OK);
+            assert_int_equal(consumed, w.n);
+            gcev_field_iter it;
+            gcev_field f;
+            gcev_field_iter_init(&it, &ev);
+            for (uint16_t i = 0; i < tm->nfields; i++) {
+                assert_true(gcev_field_next(&it, &f));
+                assert_string_equal(f.name, tm->fields[i].name);
+                assert_int_equal(f.type, tm->fields[i].type);
+                assert_int_equal(f.payload_offset, at_want[k].offsets[i]);
+                assert_int_equal(f.is_array, tm->fields[i].store == GCEV_S_ARRAY);
+            }
+            assert_false(gcev_field_next(&it, &f));
+            char *t = text_of(&ev);
+            assert_string_equal(t, at_want[k].text);
+            free(t);
+            char *j = json_of(&ev);
+            assert_string_equal(j, at_want[k].json);
+            free(j);
+            if (k == 0) { /* signed values through the walk */
+                assert_int_equal(field_named(&ev, "Small").v.i, -1);
+                assert_int_equal(field_named(&ev, "Short").v.i, -2);
+                assert_int_equal(field_named(&ev, "Long").v.i, -3);
+                assert_true(field_named(&ev, "Real").v.d == 2.5);
+                assert_int_equal(field_named(&ev, "Id").v.guid.data3, 0x0708);
+            }
+            if (k == 2) { /* an element of the struct array on its own: aligned S 0, D 8, T 16 */
+                gcev_field pairs = field_named(&ev, "Pairs");
+                at_pair el;
+                gcev_field_iter eit;
+                assert_int_equal(gcev_field_iter_elem(&eit, &pairs.v.array, 1, &el, sizeof el), GCEV_OK);
+                static const uint32_t el_off[2][3] = {{0, 2, 10}, {0, 8, 16}};
+                for (int i = 0; i < 3; i++) {
+                    assert_true(gcev_field_next(&eit, &f));
+                    assert_int_equal(f.payload_offset, el_off[aligned][i]);
+                }
+                assert_int_equal(el.s, 9);
+                assert_true(el.d == 3.0);
+                assert_int_equal(el.t, 127);
+                assert_int_equal(gcev_field_iter_elem(&eit, &pairs.v.array, 1, &el, sizeof el - 1),
+                                 GCEV_E_INVALID_ARG);
+                assert_int_equal(gcev_array_elem_size(&pairs.v.array), sizeof(at_pair));
+                assert_int_equal(gcev_array_elem_size(NULL), 0);
+            }
+            uint8_t back[256];
+            size_t n = 0;
+            assert_int_equal(gcev_encode(&ev, back, sizeof back, &n, &err), GCEV_OK);
+            assert_int_equal(n, w.n);
+            assert_memory_equal(back, w.b, n);
+            if (k == 0) { /* views that do not match the template: status, field, offset */
+                at_a *x = (at_a *)&ev.u;
+                x->blob.size = 2;
+                assert_int_equal(gcev_encode(&ev, back, sizeof back, &n, &err), GCEV_E_BAD_COUNT);
+                assert_string_equal(err.field, "Blob");
+                assert_int_equal(err.offset, 51);
+                assert_string_equal(err.message, "blob size differs from the template");
+                x->blob.size = 3;
+                x->when.size = 15;
+                assert_int_equal(gcev_encode(&ev, back, sizeof back, &n, &err), GCEV_E_INVALID_ARG);
+                assert_string_equal(err.field, "When");
+                assert_int_equal(err.offset, 35);
+                assert_string_equal(err.message, "SYSTEMTIME needs 16 bytes");
+                x->when.size = 16;
+                x->i8s.count = 3;
+                assert_int_equal(gcev_encode(&ev, back, sizeof back, &n, &err), GCEV_E_BAD_COUNT);
+                assert_string_equal(err.field, "I8s");
+                assert_int_equal(err.offset, 54);
+                assert_string_equal(err.message, "array count differs from its count field");
+                assert_int_equal(gcev_array_elem_size(&x->i8s), 0); /* not a struct array */
+                x->i8s.count = 2;
+            }
+            for (uint32_t cut = 0; cut < w.n; cut++) {
+                gcev_event c;
+                memset(&c, 0, sizeof c);
+                gcev_status st = gcev_decode_into(&desc, 8, w.b, cut, (uint8_t *)&c.u, &consumed, &err);
+                assert_int_equal(st, GCEV_E_TRUNCATED);
+                int i = tm->nfields - 1;
+                while (i > 0 && at_want[k].offsets[i] > cut) {
+                    i--;
+                }
+                assert_string_equal(err.field, tm->fields[i].name);
+            }
+        }
+    }
+}
+
+/* A fixed-size template (the straight-line path) with a GUID and signed values widened. */
+typedef struct at_fixed {
+    uint64_t present;
+    uint16_t schema_version;
+    gcev_guid g;
+    int32_t a;
+    int32_t b;
+} at_fixed;
+
+static const gcev_field_desc at_fixed_fields[] = {
+    AT_FIELD("G", GCEV_T_GUID, GCEV_S_GUID, 0, at_fixed, g, 0, 16),
+    AT_FIELD("A", GCEV_T_INT8, GCEV_S_I32, 1, at_fixed, a, 0, 1 | GCEV_WIRE_WIDEN_SIGNED),
+    AT_FIELD("B", GCEV_T_INT16, GCEV_S_I32, 2, at_fixed, b, 0, 2 | GCEV_WIRE_WIDEN_SIGNED),
+};
+static const gcev_template at_fixed_tmpl = {"ATF",    at_fixed_fields, 3,  sizeof(at_fixed),
+                                            {19, 19}, GCEV_TF_FIXED,   0x7};
+
+static void test_format_fixed_template_widens_narrow_signed_values(void **state)
+{
+    (void)state;
+    gcev_event_desc desc = {.id = 2, .symbol = "Fixed", .tmpl = &at_fixed_tmpl};
+    wr w = {{0}, 0};
+    wr_le(&w, 0x01020304, 4), wr_le(&w, 0x0506, 2), wr_le(&w, 0x0708, 2);
+    for (unsigned i = 9; i <= 16; i++) {
+        wr_le(&w, i, 1);
+    }
+    wr_le(&w, 0xfb, 1);   /* -5 */
+    wr_le(&w, 0x8000, 2); /* -32768 */
+    gcev_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.desc = &desc;
+    ev.pointer_size = 8;
+    uint32_t consumed = 0;
+    assert_int_equal(gcev_decode_into(&desc, 8, w.b, (uint32_t)w.n, (uint8_t *)&ev.u, &consumed, NULL),
+                     GCEV_OK);
+    assert_int_equal(consumed, 19);
+    const at_fixed *x = (const at_fixed *)&ev.u;
+    assert_int_equal(x->a, -5);
+    assert_int_equal(x->b, -32768);
+    assert_int_equal(x->g.data2, 0x0506);
+    assert_int_equal(x->g.data4[7], 16);
+    char *t = text_of(&ev);
+    assert_string_equal(t, "Fixed G=01020304-0506-0708-090a-0b0c0d0e0f10 A=-5 B=-32768");
+    free(t);
+    uint8_t back[32];
+    size_t n = 0;
+    assert_int_equal(gcev_encode(&ev, back, sizeof back, &n, NULL), GCEV_OK);
+    assert_int_equal(n, 19);
+    assert_memory_equal(back, w.b, n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_format_every_field_type_decodes_walks_prints_and_encodes_back),
+        cmocka_unit_test(test_format_fixed_template_widens_narrow_signed_values),
         cmocka_unit_test(test_format_negative_int32_walks_and_prints_negative),
         cmocka_unit_test(test_format_u64_and_pointers_at_2_63_and_above_print_unsigned),
         cmocka_unit_test(test_format_text_hex_out_type_and_pointer_are_hex),
