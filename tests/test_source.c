@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -203,6 +204,78 @@ static void test_read_error_mid_trace_keeps_errno(void **st)
     free(bytes);
 }
 
+static int match_byte(void *ctx, const uint8_t *p, size_t n, uint64_t off)
+{
+    (void)n;
+    (void)off;
+    return *p == *(const uint8_t *)ctx;
+}
+
+/* A path that is not a regular file (a pipe, as /proc/self/fd/N): read() through the
+ * window, forward only; the same bytes as memory, seek and scan included. */
+static void test_source_pipe_is_read_through_the_window_forward_only(void **st)
+{
+    (void)st;
+    fill();
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], data, sizeof data), (long)sizeof data);
+    close(fds[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
+    gcev_source s;
+    gcev_error err = {0};
+    if (gcev_source_init_file(&s, path, &err) != GCEV_OK) {
+        close(fds[0]);
+        skip(); /* no /proc: nothing to open a pipe by */
+    }
+    close(fds[0]); /* the source opened its own descriptor */
+    assert_false(gcev_source_random(&s));
+    assert_int_equal(s.size, 0); /* a pipe has no size */
+    const uint8_t *v;
+    assert_int_equal(gcev_source_take(&s, 10, &v, &err), GCEV_OK);
+    assert_memory_equal(v, data, 10);
+    assert_int_equal(gcev_source_seek(&s, 20, &err), GCEV_OK);
+    assert_int_equal(gcev_source_take(&s, 1, &v, &err), GCEV_OK);
+    assert_int_equal(*v, data[20]);
+    assert_int_equal(gcev_source_seek(&s, 5, &err), GCEV_E_INVALID_ARG);
+    assert_int_equal(err.offset, 21);
+    assert_string_equal(err.message, "a stream cannot go back");
+    /* scan: the first byte equal to data[200] at or after 21, then a byte that does not follow */
+    uint8_t want = data[200];
+    assert_int_equal(gcev_source_scan(&s, 4, match_byte, &want, &err), GCEV_OK);
+    size_t first = 21;
+    while (data[first] != want) {
+        first++;
+    }
+    assert_int_equal(gcev_source_pos(&s), first);
+    uint8_t none = 1; /* i * 7 mod 256 is 1 only at i = 183, before the position */
+    assert_int_equal(gcev_source_scan(&s, 4, match_byte, &none, &err), GCEV_END);
+    gcev_source_close(&s);
+    gcev_source_close(NULL);
+}
+
+/* Arguments: a missing source or path is GCEV_E_INVALID_ARG; memory cannot seek past its end. */
+static void test_source_bad_arguments_and_seek_past_the_end(void **st)
+{
+    (void)st;
+    fill();
+    gcev_source s;
+    gcev_error err = {0};
+    assert_int_equal(gcev_source_init_memory(NULL, data, 1), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_source_init_reader(NULL, feed_read, NULL), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_source_init_file(NULL, "x", &err), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_source_init_file(&s, NULL, &err), GCEV_E_INVALID_ARG);
+    assert_string_equal(err.message, "no source or path");
+    assert_int_equal(gcev_source_init_memory(&s, data, sizeof data), GCEV_OK);
+    assert_int_equal(gcev_source_seek(&s, sizeof data, &err), GCEV_OK);
+    assert_int_equal(gcev_source_seek(&s, sizeof data + 1, &err), GCEV_E_TRUNCATED_FILE);
+    assert_int_equal(err.offset, sizeof data);
+    assert_int_equal(gcev_source_seek(&s, 3, &err), GCEV_OK); /* random access goes back */
+    assert_int_equal(gcev_source_pos(&s), 3);
+    gcev_source_close(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +286,8 @@ int main(void)
         cmocka_unit_test(test_open_missing_file_sets_errno_enoent),
         cmocka_unit_test(test_source_directory_refused_with_eisdir),
         cmocka_unit_test(test_read_error_mid_trace_keeps_errno),
+        cmocka_unit_test(test_source_pipe_is_read_through_the_window_forward_only),
+        cmocka_unit_test(test_source_bad_arguments_and_seek_past_the_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
