@@ -1517,6 +1517,112 @@ static void test_ctf_decode_fields_outcomes_name_offset_and_cause(void **state)
     gcev_ctf_meta_free(&m);
 }
 
+/* Reads dir with keep_going; checks each event against EVENTS[want[i]]; returns the end status. */
+static gcev_status read_keep_going(const char *dir, const size_t *want, size_t nwant, gcev_trace **out)
+{
+    gcev_trace_options o = {.keep_going = 1};
+    gcev_error err = {0};
+    assert_int_equal(gcev_trace_open_file(dir, &o, out, &err), GCEV_OK);
+    gcev_trace_event ev;
+    size_t n = 0;
+    gcev_status st;
+    while ((st = gcev_trace_next(*out, &ev, &err)) == GCEV_OK) {
+        assert_true(n < nwant);
+        check_event(&ev, &EVENTS[want[n]]);
+        n++;
+    }
+    assert_int_equal(n, nwant);
+    return st;
+}
+
+/*
+ * Keep-going on CTF: an undeclared event id inside packet 0 skips the rest of that packet
+ * (the events of packet 1 follow); a file cut inside packet 1's header skips to the end of
+ * the file. Each skip says where, how much, why and the timestamp of the next event.
+ */
+static void test_ctf_keep_going_skips_a_damaged_packet_or_the_cut_rest(void **state)
+{
+    (void)state;
+    built b;
+    char *dir = write_trace(HDR_COMPACT, &b);
+    size_t full = (size_t)(b.w.bits / 8);
+    uint8_t *bad = malloc(full);
+    memcpy(bad, b.w.d, full);
+    bad[b.ev_start[1]] = (uint8_t)((bad[b.ev_start[1]] & 0xE0) | 29); /* compact id 29: not declared */
+    write_file(dir, "channel0_2", bad, full);
+    /* without keep-going: the error */
+    gcev_trace *t;
+    gcev_error err = {0};
+    assert_int_equal(gcev_trace_open_file(dir, NULL, &t, &err), GCEV_OK);
+    gcev_trace_event ev;
+    assert_int_equal(gcev_trace_next(t, &ev, &err), GCEV_OK);
+    assert_int_equal(gcev_trace_next(t, &ev, &err), GCEV_E_FORMAT);
+    assert_int_equal(err.offset, b.ev_start[1]);
+    assert_non_null(strstr(err.message, "event id 29 is not declared for stream class 0"));
+    gcev_trace_close(t);
+    static const size_t after_bad_event[] = {0, 6, 7, 8};
+    assert_int_equal(read_keep_going(dir, after_bad_event, 4, &t), GCEV_END);
+    assert_int_equal(gcev_trace_skip_count(t), 1);
+    const gcev_trace_skip *k = gcev_trace_skip_at(t, 0);
+    assert_true(k->offset >= b.ev_end[0] && k->offset <= b.ev_start[1]);
+    assert_int_equal(k->offset + k->bytes, b.pkt_end[0]);
+    assert_int_equal(k->status, GCEV_E_FORMAT);
+    assert_int_equal(k->fault_offset, b.ev_start[1]);
+    assert_non_null(strstr(k->message, "event id 29 is not declared"));
+    assert_int_equal(k->has_timestamp, 1);
+    assert_int_equal(k->timestamp, (int64_t)(EVENTS[6].ts + NS0));
+    assert_int_equal(gcev_trace_skipped_bytes(t), k->bytes);
+    gcev_trace_close(t);
+    /* the file cut inside packet 1's header: packet 0 whole, then the rest skipped */
+    size_t cut = (size_t)b.pkt_start[1] + 40;
+    write_file(dir, "channel0_2", b.w.d, cut);
+    static const size_t packet0[] = {0, 1, 2, 3, 4, 5};
+    assert_int_equal(read_keep_going(dir, packet0, 6, &t), GCEV_END);
+    assert_int_equal(gcev_trace_skip_count(t), 1);
+    k = gcev_trace_skip_at(t, 0);
+    assert_int_equal(k->offset, b.pkt_start[1]);
+    assert_int_equal(k->offset + k->bytes, cut);
+    assert_int_equal(k->status, GCEV_E_TRUNCATED_FILE);
+    assert_int_equal(k->has_timestamp, 0);
+    gcev_trace_close(t);
+    free(bad);
+    free(b.w.d);
+    remove_dir(dir);
+    free(dir);
+}
+
+/* A packet whose events_discarded grew since the previous one: a drop of that many events,
+ * on the packet's CPU, at the packet's offset. */
+static void test_ctf_events_discarded_between_packets_is_a_drop(void **state)
+{
+    (void)state;
+    built b;
+    char *dir = write_trace(HDR_COMPACT, &b);
+    /* events_discarded: after magic, uuid, stream_id, instance id, timestamps, sizes, seq */
+    bw_put64_at(&b.w, (b.pkt_start[1] + 72) * 8, 5);
+    write_file(dir, "channel0_2", b.w.d, (size_t)(b.w.bits / 8));
+    gcev_trace *t;
+    gcev_error err = {0};
+    assert_int_equal(gcev_trace_open_file(dir, NULL, &t, &err), GCEV_OK);
+    gcev_trace_event ev;
+    size_t n = 0;
+    while (gcev_trace_next(t, &ev, &err) == GCEV_OK) {
+        check_event(&ev, &EVENTS[n]);
+        n++;
+    }
+    assert_int_equal(n, NEVENTS);
+    assert_int_equal(gcev_trace_dropped_events(t), 5);
+    assert_int_equal(gcev_trace_drop_count(t), 1);
+    const gcev_trace_drop *d = gcev_trace_drop_at(t, 0);
+    assert_int_equal(d->dropped, 5);
+    assert_int_equal(d->capture_thread_id, 2);
+    assert_int_equal(d->file_offset, b.pkt_start[1]);
+    gcev_trace_close(t);
+    free(b.w.d);
+    remove_dir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1537,6 +1643,8 @@ int main(void)
         cmocka_unit_test(test_open_folder_errors),
         cmocka_unit_test(test_ctf_etw_fields_become_the_etw_payload),
         cmocka_unit_test(test_ctf_decode_fields_outcomes_name_offset_and_cause),
+        cmocka_unit_test(test_ctf_keep_going_skips_a_damaged_packet_or_the_cut_rest),
+        cmocka_unit_test(test_ctf_events_discarded_between_packets_is_a_drop),
         cmocka_unit_test(test_ctf_each_allocation_failure_is_nomem_or_the_same_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
