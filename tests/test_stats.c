@@ -1335,24 +1335,30 @@ static void test_stats_private_only_histories_and_marks(void **state)
     gcev_stats_free(s);
 }
 
+/* GCJoin of the runtime provider (id 203 V2), or with k->prov private its GCJoin (id 6 V1). */
 static void join(sink *k, double ms, uint32_t heap, uint32_t time)
 {
     gcev_event ev;
     ev_clear(&ev);
+    if (k->prov == &gcev_provider_private) {
+        ev.u.private_gc_join.heap = heap;
+        ev.u.private_gc_join.join_time = time;
+        emit(k, 6, 1, &ev, ms, TID_GC + heap);
+        return;
+    }
     ev.u.gc_join.heap = heap;
     ev.u.gc_join.join_time = time;
     emit(k, 203, 2, &ev, ms, TID_GC + heap);
 }
 
-/* GCJoin: each heap's thread waits Start -> End; restarts (heap >= 100) are counted apart. */
-static void test_stats_join_waits_per_heap(void **state)
+static void join_waits_per_heap(int private_join)
 {
-    (void)state;
     sink k;
     gcev_stats *s = new_model(&k, 8);
     suspend(&k, 10.0, TID_GC, R_SUSPEND_FOR_GC);
     suspend_end(&k, 10.1, TID_GC);
     gc_start(&k, 10.2, TID_GC, 1, 0, 0, GCEV_STATS_BLOCKING);
+    k.prov = private_join ? &gcev_provider_private : NULL;
     join(&k, 11.5, 0, 0);
     join(&k, 11.6, 1, 0);
     join(&k, 12.0, 100, 1); /* restart */
@@ -1361,6 +1367,7 @@ static void test_stats_join_waits_per_heap(void **state)
     join(&k, 12.5, 0, 0);
     join(&k, 13.5, 0, 1); /* heap 0 waited 1.0 */
     join(&k, 13.6, 1, 1); /* an end without its start: not a wait */
+    k.prov = NULL;
     gc_end(&k, 14.0, TID_GC, 1, 0);
     heap_stats(&k, 14.1, TID_GC, 100, 10, 0);
     restart(&k, 15.0, TID_GC);
@@ -1380,6 +1387,16 @@ static void test_stats_join_waits_per_heap(void **state)
     assert_true(near(h1->join_ms, 0.7));
     assert_true(near(h1->join_max_ms, 0.7));
     gcev_stats_free(s);
+}
+
+/* GCJoin (the runtime's or the private provider's, the same): each heap's thread waits
+ * Start -> End; restarts (heap >= 100) are counted apart. */
+static void test_stats_join_waits_per_heap(void **state)
+{
+    (void)state;
+    for (int private_join = 0; private_join < 2; private_join++) {
+        join_waits_per_heap(private_join);
+    }
 }
 
 /*
@@ -1747,6 +1764,53 @@ static void test_stats_foreign_suspend_end_during_bgc_suspension_is_ignored(void
     gcev_stats_free(b.s);
 }
 
+/* A private BGC event (ids 11-19 and 26 share an empty payload but for ClrInstanceID). */
+static void bgc_phase_event(sink *k, uint16_t id, double ms)
+{
+    gcev_event ev;
+    ev_clear(&ev);
+    k->prov = &gcev_provider_private;
+    emit(k, id, 0, &ev, ms, TID_BGC);
+    k->prov = NULL;
+}
+
+/*
+ * The private BGC events: bgc_phase_ms[] keeps the first time of each (a repeat does not
+ * move it), bgc_phase the phase of the last phase-starting one; outside a background GC
+ * they are ignored.
+ */
+static void test_stats_bgc_phase_times_are_the_first_of_each_private_event(void **state)
+{
+    (void)state;
+    static const uint16_t ids[GCEV_STATS_BGC_EVENTS] = {11, 12, 13, 14, 15, 16, 17, 18, 19, 26};
+    sink k;
+    gcev_stats *s = new_model(&k, 8);
+    bgc_phase_event(&k, 18, 50.0); /* no BGC yet */
+    suspend(&k, 100.0, TID_GC, R_SUSPEND_FOR_GC);
+    suspend_end(&k, 100.2, TID_GC);
+    gc_start(&k, 100.3, TID_GC, 5, 2, 0, GCEV_STATS_BACKGROUND);
+    restart(&k, 101.0, TID_GC);
+    for (unsigned i = 0; i < GCEV_STATS_BGC_EVENTS; i++) {
+        bgc_phase_event(&k, ids[i], 102.0 + i);
+    }
+    bgc_phase_event(&k, 19, 115.0); /* a second BGCSweepEnd, in the BGC */
+    suspend(&k, 120.0, TID_BGC, R_SUSPEND_FOR_GC_PREP);
+    suspend_end(&k, 120.1, TID_BGC);
+    restart(&k, 121.0, TID_BGC);
+    gc_end(&k, 130.0, TID_BGC, 5, 2);
+    heap_stats(&k, 130.1, TID_BGC, 500, 0, 0);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    assert_int_equal(gcev_stats_gc_count(s), 1);
+    const gcev_stats_gc *g = gcev_stats_gc_at(s, 0);
+    assert_true(g->present & GCEV_STATS_GC_HAS_BGC_PHASE);
+    assert_int_equal(g->bgc_phase_present, (1u << GCEV_STATS_BGC_EVENTS) - 1);
+    for (unsigned i = 0; i < GCEV_STATS_BGC_EVENTS; i++) {
+        assert_true(near(g->bgc_phase_ms[i], 102.0 + i));
+    }
+    assert_int_equal(g->bgc_phase, 3); /* BGC2ndConBegin: the second concurrent phase */
+    gcev_stats_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1772,6 +1836,7 @@ int main(void)
         cmocka_unit_test(test_stats_framework_gcstart_v1_then_v2),
         cmocka_unit_test(test_stats_private_only_histories_and_marks),
         cmocka_unit_test(test_stats_join_waits_per_heap),
+        cmocka_unit_test(test_stats_bgc_phase_times_are_the_first_of_each_private_event),
         cmocka_unit_test(test_stats_gc_start_without_suspension),
         cmocka_unit_test(test_stats_incomplete_gc_pinned_plugs_absent_in_compat),
         cmocka_unit_test(test_stats_loh_waits_of_a_bgc),
