@@ -161,8 +161,11 @@ namespace)
     [ "$(id -u)" -eq 0 ] || fail "needs root (registered only then)"
     ready=$NS_READY_DIR/ready.$$
     rm -f "$ready"
+    # The server, the sample and the ready file's folder go in as open descriptors: the private
+    # /tmp hides whatever lies under the host's /tmp, the build tree too when it is there.
     unshare --mount --pid --fork --mount-proc sh -c \
-        "mount -t tmpfs none /tmp && TMPDIR=/tmp exec '$FAKE_SERVER' stream '$ready' '$SAMPLE'" &
+        "exec 3<'$FAKE_SERVER' 4<'$SAMPLE' 5<'$NS_READY_DIR' && mount -t tmpfs none /tmp &&
+         TMPDIR=/tmp exec /proc/self/fd/3 stream /proc/self/fd/5/ready.$$ /proc/self/fd/4" &
     ns=$!
     for _ in $(seq 500); do
         [ -f "$ready" ] && break
@@ -171,7 +174,7 @@ namespace)
     [ -f "$ready" ] || fail "the namespaced server did not start"
     [ "$(cat "$ready")" = 1 ] || fail "not pid 1 in its namespace"
     rm -f "$ready"
-    host=$(pgrep -P "$ns" -f fake_server || pgrep -f "fake_server stream $ready" | head -1)
+    host=$(pgrep -P "$ns" | head -1) # unshare's one child: the shell that became the server
     server=$ns
     [ -n "$host" ] || fail "no host pid for the namespaced server"
     grep -q "NSpid:.*[[:space:]]1$" "/proc/$host/status" || fail "NSpid is not 1"
