@@ -433,31 +433,46 @@ static void test_stats_appdomain_survived_after_last_full_blocking_gc(void **sta
     gcev_stats_free(s);
 }
 
+/* SetGCHandle (id 30), or with k->prov private PrvSetGCHandle (id 194). */
 static void set_handle(sink *k, double ms, uint64_t id, uint32_t kind)
 {
     gcev_event ev;
     ev_clear(&ev);
+    if (k->prov == &gcev_provider_private) {
+        ev.u.private_prv_set_gc_handle.handle_id = id;
+        ev.u.private_prv_set_gc_handle.object_id = id + 1;
+        ev.u.private_prv_set_gc_handle.kind = kind;
+        emit(k, 194, 0, &ev, ms, TID_GC);
+        return;
+    }
     ev.u.set_gc_handle.handle_id = id;
     ev.u.set_gc_handle.object_id = id + 1;
     ev.u.set_gc_handle.kind = kind;
     emit(k, 30, 0, &ev, ms, TID_GC);
 }
 
+/* DestroyGCHandle (id 31), or with k->prov private PrvDestroyGCHandle (id 195). */
 static void destroy_handle(sink *k, double ms, uint64_t id)
 {
     gcev_event ev;
     ev_clear(&ev);
+    if (k->prov == &gcev_provider_private) {
+        ev.u.private_prv_destroy_gc_handle.handle_id = id;
+        emit(k, 195, 0, &ev, ms, TID_GC);
+        return;
+    }
     ev.u.destroy_gc_handle.handle_id = id;
     emit(k, 31, 0, &ev, ms, TID_GC);
 }
 
-/* Many pairs through the hash table (backward-shift deletion), then the limit. */
-static void test_stats_handle_pairing_and_limit(void **state)
+/* Many pairs through the hash table (backward-shift deletion), then the limit; the runtime's
+ * handle events or the private provider's (the same). */
+static void handle_pairing_and_limit(int private_handles)
 {
-    (void)state;
     sink k;
     memset(&k, 0, sizeof k);
     k.ps = 8;
+    k.prov = private_handles ? &gcev_provider_private : NULL;
     gcev_stats_options o = {.max_handles = 600};
     assert_int_equal(gcev_stats_create(&o, &k.s), GCEV_OK);
     for (uint64_t i = 0; i < 1000; i++) {
@@ -494,6 +509,14 @@ static void test_stats_handle_pairing_and_limit(void **state)
     assert_int_equal(gcev_stats_handle_pairing(k.s)->live, 2);
     assert_true(gcev_stats_get_summary(k.s)->limit_hit);
     gcev_stats_free(k.s);
+}
+
+static void test_stats_handle_pairing_and_limit(void **state)
+{
+    (void)state;
+    for (int private_handles = 0; private_handles < 2; private_handles++) {
+        handle_pairing_and_limit(private_handles);
+    }
 }
 
 /* ---- through a trace file -------------------------------------------------- */
