@@ -181,9 +181,74 @@ static void test_schema_widened_field_keeps_wide_member(void **state)
     assert_string_equal(gcev_type_name(GCEV_TYPE_COUNT_), "unknown");
 }
 
+/* Every entry of the maps of t (and of its struct arrays' elements), through the public API. */
+static size_t check_maps_of(const gcev_template *t)
+{
+    size_t maps = 0;
+    gcev_field_info f;
+    for (size_t i = 0; i < gcev_template_field_count(t); i++) {
+        assert_int_equal(gcev_template_field(t, i, &f), GCEV_OK);
+        if (f.elem) {
+            maps += check_maps_of(f.elem);
+        }
+        if (!f.map) {
+            continue;
+        }
+        maps++;
+        gcev_map_info mi;
+        assert_int_equal(gcev_map_get_info(f.map, &mi), GCEV_OK);
+        assert_true(mi.count > 0);
+        uint32_t prev = 0, v;
+        const char *name;
+        for (size_t k = 0; k < mi.count; k++) {
+            assert_int_equal(gcev_map_entry_at(f.map, k, &v, &name), GCEV_OK);
+            assert_true(name && name[0]);
+            assert_true(k == 0 || v > prev); /* sorted, no value twice */
+            if (!mi.is_bitmap) {
+                assert_string_equal(gcev_map_name(f.map, v), name);
+            }
+            prev = v;
+        }
+        assert_int_equal(gcev_map_entry_at(f.map, mi.count, &v, &name), GCEV_E_INVALID_ARG);
+        assert_int_equal(gcev_map_entry_at(f.map, 0, NULL, &name), GCEV_E_INVALID_ARG);
+        assert_int_equal(gcev_map_entry_at(f.map, 0, &v, NULL), GCEV_E_INVALID_ARG);
+    }
+    assert_int_equal(gcev_template_field(t, gcev_template_field_count(t), &f), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_template_field(t, 0, NULL), GCEV_E_INVALID_ARG);
+    return maps;
+}
+
+/* gcev_map_entry_at over every map every template of every provider uses: each entry in
+ * value order with a name (a value map's own look-up agreeing), and the bad arguments. */
+static void test_schema_every_map_entry_is_listed_sorted_and_named(void **state)
+{
+    (void)state;
+    size_t np = 0, maps = 0;
+    const gcev_provider *const *ps = gcev_providers(&np);
+    for (size_t p = 0; p < np; p++) {
+        gcev_provider_info pi;
+        assert_int_equal(gcev_provider_get_info(ps[p], &pi), GCEV_OK);
+        for (size_t e = 0; e < pi.event_count; e++) {
+            gcev_event_info ei;
+            assert_int_equal(gcev_event_get_info(gcev_provider_event_at(ps[p], e), &ei), GCEV_OK);
+            if (ei.fields) {
+                maps += check_maps_of(ei.fields);
+            }
+        }
+    }
+    assert_true(maps > 0);
+    uint32_t v;
+    const char *name;
+    gcev_map_info mi;
+    assert_int_equal(gcev_map_entry_at(NULL, 0, &v, &name), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_map_get_info(NULL, &mi), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_template_field(NULL, 0, NULL), GCEV_E_INVALID_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_schema_every_map_entry_is_listed_sorted_and_named),
         cmocka_unit_test(test_schema_bitmap_first_and_last_flags_are_named),
         cmocka_unit_test(test_schema_bitmap_zero_entry_names_only_zero),
         cmocka_unit_test(test_schema_value_map_finds_every_entry_and_no_other),
