@@ -105,6 +105,51 @@ static void test_status_invalid_arg_null_input(void **state)
     assert_error(&e, GCEV_E_INVALID_ARG, 0, NULL);
 }
 
+static long long no_bytes(void *ctx, void *buf, size_t n)
+{
+    (void)ctx;
+    (void)buf;
+    (void)n;
+    return 0;
+}
+
+/* The trace API's missing arguments: GCEV_E_INVALID_ARG at offset 0 with the message that
+ * names them, *out left NULL. */
+static void test_status_invalid_arg_trace_api_missing_arguments(void **state)
+{
+    (void)state;
+    static const uint8_t one = 0;
+    gcev_trace *t = (gcev_trace *)&one;
+    gcev_error e = poisoned();
+    assert_int_equal(gcev_trace_open_file(NULL, NULL, &t, &e), GCEV_E_INVALID_ARG);
+    assert_error(&e, GCEV_E_INVALID_ARG, 0, NULL);
+    assert_string_equal(e.message, "path and out are required");
+    e = poisoned();
+    assert_int_equal(gcev_trace_open_file("x", NULL, NULL, &e), GCEV_E_INVALID_ARG);
+    assert_string_equal(e.message, "path and out are required");
+    e = poisoned();
+    assert_int_equal(gcev_trace_open_memory(NULL, 4, NULL, &t, &e), GCEV_E_INVALID_ARG);
+    assert_error(&e, GCEV_E_INVALID_ARG, 0, NULL);
+    assert_string_equal(e.message, "out is required; data may be NULL only when size is 0");
+    e = poisoned();
+    assert_int_equal(gcev_trace_open_memory(&one, 1, NULL, NULL, &e), GCEV_E_INVALID_ARG);
+    e = poisoned();
+    assert_int_equal(gcev_trace_open_reader(NULL, NULL, NULL, &t, &e), GCEV_E_INVALID_ARG);
+    assert_error(&e, GCEV_E_INVALID_ARG, 0, NULL);
+    assert_string_equal(e.message, "read function and out are required");
+    e = poisoned();
+    assert_int_equal(gcev_trace_open_reader(no_bytes, NULL, NULL, NULL, &e), GCEV_E_INVALID_ARG);
+    e = poisoned();
+    gcev_trace_event ev;
+    assert_int_equal(gcev_trace_next(NULL, &ev, &e), GCEV_E_INVALID_ARG);
+    assert_error(&e, GCEV_E_INVALID_ARG, 0, NULL);
+    assert_string_equal(e.message, "trace and event are required");
+    /* empty memory is no trace, and no argument error */
+    e = poisoned();
+    assert_int_equal(gcev_trace_open_memory(NULL, 0, NULL, &t, &e), GCEV_E_TRUNCATED_FILE);
+    assert_null(t);
+}
+
 static void test_status_truncated_names_field_and_offset(void **state)
 {
     (void)state;
@@ -404,6 +449,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_ok_leaves_error_untouched),
         cmocka_unit_test(test_status_invalid_arg_null_input),
+        cmocka_unit_test(test_status_invalid_arg_trace_api_missing_arguments),
         cmocka_unit_test(test_status_truncated_names_field_and_offset),
         cmocka_unit_test(test_status_unterminated_string_names_field_and_offset),
         cmocka_unit_test(test_status_unknown_provider_null_provider),
