@@ -393,6 +393,44 @@ static void test_report_warnings_for_drops_truncation_and_unfinished(void **stat
 
 /* ---- escaping ------------------------------------------------------------- */
 
+/* The other warnings: events that did not decode (plural), a table limit, and losses only
+ * the trace's header reports. */
+static void test_report_warnings_for_decode_errors_limits_and_header_losses(void **state)
+{
+    (void)state;
+    gcev_stats_options o = {.max_handles = 1};
+    gcev_stats *s;
+    assert_int_equal(gcev_stats_create(&o, &s), GCEV_OK);
+    static const uint8_t handle[40] = {1}; /* SetGCHandle: HandleID 1, ObjectID 0, ... */
+    static const uint8_t handle2[40] = {2};
+    gcev_stats_input in = {&gcev_provider_runtime, 30, 0, 8, handle, sizeof handle, 1.0, 1, 0};
+    assert_int_equal(gcev_stats_add(s, &in), GCEV_OK);
+    in.payload = handle2;
+    in.ms = 2.0;
+    assert_int_equal(gcev_stats_add(s, &in), GCEV_OK); /* past max_handles */
+    static const uint8_t cut[3] = {1, 0, 0};           /* a GCStart cut inside its Count */
+    gcev_stats_input bad = {&gcev_provider_runtime, 1, 2, 8, cut, sizeof cut, 3.0, 1, 0};
+    assert_int_equal(gcev_stats_add(s, &bad), GCEV_E_TRUNCATED);
+    bad.ms = 4.0;
+    assert_int_equal(gcev_stats_add(s, &bad), GCEV_E_TRUNCATED);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    gcev_trace_info info;
+    memset(&info, 0, sizeof info);
+    info.events_lost = 7;
+    gcev_report_facts f = {0};
+    f.info = &info;
+    char *html;
+    assert_int_equal(gcev_report_build(s, &f, NULL, &html, NULL), GCEV_OK);
+    const char *w = strstr(html, "<section id=\"warnings\"");
+    assert_non_null(w);
+    assert_non_null(strstr(w, "data-kind=\"dropped\"><b>The trace's header reports 7 lost events</b>"));
+    assert_non_null(strstr(w, "data-kind=\"decode\"><b>2 GC events did not decode</b> and were skipped."));
+    assert_non_null(
+        strstr(w, "data-kind=\"limit\"><b>A segment, handle or AppDomain table hit its limit</b>"));
+    gcev_report_free(html);
+    gcev_stats_free(s);
+}
+
 static void test_report_escapes_hostile_names(void **state)
 {
     (void)state;
@@ -686,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_report_write_failure_stops_with_io),
         cmocka_unit_test(test_report_structure_sections_marks_rows),
         cmocka_unit_test(test_report_warnings_for_drops_truncation_and_unfinished),
+        cmocka_unit_test(test_report_warnings_for_decode_errors_limits_and_header_losses),
         cmocka_unit_test(test_report_escapes_hostile_names),
         cmocka_unit_test(test_report_json_strings_are_script_safe),
         cmocka_unit_test(test_report_decimate_keeps_extremes_within_bound),
