@@ -1834,6 +1834,50 @@ static void test_stats_bgc_phase_times_are_the_first_of_each_private_event(void 
     gcev_stats_free(s);
 }
 
+/* Per-heap records past max_heap_records and pins past max_pins: not kept, the GC flagged
+ * (GCEV_STATS_GC_HEAPS_DROPPED, GCEV_STATS_GC_PINS_DROPPED) and the summary's limit_hit set;
+ * the counts that need no record stay whole. */
+static void test_stats_heap_records_and_pins_past_their_limits_are_flagged(void **state)
+{
+    (void)state;
+    sink k;
+    memset(&k, 0, sizeof k);
+    k.ps = 8;
+    gcev_stats_options o = {.max_heap_records = 1, .max_pins = 1};
+    assert_int_equal(gcev_stats_create(&o, &k.s), GCEV_OK);
+    suspend(&k, 10.0, TID_GC, R_SUSPEND_FOR_GC);
+    suspend_end(&k, 10.1, TID_GC);
+    gc_start(&k, 10.2, TID_GC, 1, 0, 0, GCEV_STATS_BLOCKING);
+    join(&k, 11.0, 0, 0);
+    join(&k, 11.1, 1, 0); /* a second heap: no record left */
+    join(&k, 11.5, 0, 1);
+    join(&k, 11.6, 1, 1);
+    for (uint64_t i = 0; i < 3; i++) {
+        gcev_event ev;
+        ev_clear(&ev);
+        ev.u.pin_object_at_gc_time.object_id = 0x1000 + i * 0x100;
+        ev.u.pin_object_at_gc_time.object_size = 24;
+        emit(&k, 33, 0, &ev, 11.7 + 0.01 * (double)i, TID_GC);
+    }
+    gc_end(&k, 14.0, TID_GC, 1, 0);
+    heap_stats(&k, 14.1, TID_GC, 100, 10, 0);
+    restart(&k, 15.0, TID_GC);
+    assert_int_equal(gcev_stats_finish(k.s), GCEV_OK);
+    const gcev_stats_gc *g = gcev_stats_gc_at(k.s, 0);
+    assert_int_equal(g->heaps, 1);
+    assert_true(g->flags & GCEV_STATS_GC_HEAPS_DROPPED);
+    assert_int_equal(g->joins, 4);
+    const gcev_stats_heap *h0 = gcev_stats_gc_heap_at(k.s, g, 0);
+    assert_int_equal(h0->heap, 0);
+    assert_int_equal(h0->joins, 1);
+    assert_null(gcev_stats_gc_heap_at(k.s, g, 1));
+    assert_true(g->flags & GCEV_STATS_GC_PINS_DROPPED);
+    assert_int_equal(g->pinned_events, 3);
+    assert_int_equal(g->pinned_bytes, 72);
+    assert_true(gcev_stats_get_summary(k.s)->limit_hit);
+    gcev_stats_free(k.s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1859,6 +1903,7 @@ int main(void)
         cmocka_unit_test(test_stats_framework_gcstart_v1_then_v2),
         cmocka_unit_test(test_stats_private_only_histories_and_marks),
         cmocka_unit_test(test_stats_join_waits_per_heap),
+        cmocka_unit_test(test_stats_heap_records_and_pins_past_their_limits_are_flagged),
         cmocka_unit_test(test_stats_bgc_phase_times_are_the_first_of_each_private_event),
         cmocka_unit_test(test_stats_gc_start_without_suspension),
         cmocka_unit_test(test_stats_incomplete_gc_pinned_plugs_absent_in_compat),
