@@ -988,6 +988,156 @@ static void test_nettrace_side_blocks_parse_or_fail_at_their_fault(void **s)
     np_bare_close(&f);
 }
 
+/* ---- every header field varied, read back; every cut truncated ---- */
+
+enum { VARIED = 24 };
+
+typedef struct varied {
+    gcev_writer_event e[VARIED];
+    uint8_t payload[VARIED][300];
+    uint8_t stack[VARIED][64];
+    uint8_t *data;
+    size_t size;
+} varied;
+
+/* Events whose header fields change in every way the compressed header encodes: thread
+ * and capture thread (small, past 2^32), processor (small, past 127 and 2^16), timestamp
+ * gaps (1 tick to 2^40), payload and stack sizes (0 to 300 bytes), activity ids on and off,
+ * explicit sequence numbers past 2^7 and 2^14; a sequence point in the middle. */
+static void varied_build(varied *v, uint32_t version, int compressed)
+{
+    memset(v, 0, sizeof *v);
+    gcev_writer_options o = {version, (uint8_t)compressed, 8, 77, 2, 1000000, 0};
+    gcev_writer *w;
+    assert_int_equal(gcev_writer_create(&o, &w), GCEV_OK);
+    gcev_writer_meta m = {"MySource", 7, 0, 0, 4, 0, "Varied", NULL, 0};
+    uint32_t meta;
+    assert_int_equal(gcev_writer_define(w, &m, &meta), GCEV_OK);
+    static const uint64_t threads[] = {1, 300, UINT64_C(1) << 33, 70000};
+    static const uint32_t procs[] = {0, 200, 70000, 5};
+    static const uint32_t sizes[] = {0, 1, 130, 300, 4};
+    static const uint32_t stacks[] = {0, 8, 64, 16};
+    static const int64_t gaps[] = {1, 130, 20000, INT64_C(1) << 40, 3};
+    int64_t ts = 1000;
+    uint32_t seq[4] = {0};
+    for (int i = 0; i < VARIED; i++) {
+        gcev_writer_event *e = &v->e[i];
+        int cap = i % 3;
+        e->meta_id = meta;
+        e->thread_id = threads[(i / 2) % 4];
+        e->capture_thread_id = threads[cap];
+        seq[cap] += i == 9 ? 200 : i == 15 ? 20000 : 1; /* explicit gaps: counted as drops */
+        e->sequence = seq[cap];
+        e->processor = procs[(i / 3) % 4];
+        ts += gaps[i % 5];
+        e->timestamp = ts;
+        e->payload_size = sizes[i % 5];
+        for (uint32_t k = 0; k < e->payload_size; k++) {
+            v->payload[i][k] = (uint8_t)(i * 31 + k);
+        }
+        e->payload = v->payload[i];
+        e->stack_size = version >= 4 || i % 2 ? stacks[i % 4] : 0;
+        for (uint32_t k = 0; k < e->stack_size; k++) {
+            v->stack[i][k] = (uint8_t)(i + k * 3);
+        }
+        e->stack = e->stack_size ? v->stack[i] : NULL;
+        if (i % 4 == 1) {
+            e->activity_id.data1 = 0x1000u + (uint32_t)i;
+        }
+        if (i == VARIED / 2) {
+            assert_int_equal(gcev_writer_sequence_point(w, ts), GCEV_OK);
+        }
+        if (version >= 6 && e->activity_id.data1) { /* V6 carries activity ids in label lists */
+            gcev_writer_labels l = {0};
+            l.activity_id = e->activity_id;
+            l.related_activity_id.data1 = 0x2000u + (uint32_t)i;
+            assert_int_equal(gcev_writer_write_labeled(w, e, &l), GCEV_OK);
+            continue;
+        }
+        assert_int_equal(gcev_writer_write(w, e), GCEV_OK);
+    }
+    const uint8_t *d;
+    assert_int_equal(gcev_writer_finish(w, &d, &v->size), GCEV_OK);
+    v->data = malloc(v->size);
+    memcpy(v->data, d, v->size);
+    gcev_writer_free(w);
+}
+
+static void varied_check(const varied *v, int i, const gcev_trace_event *ev, uint32_t version)
+{
+    const gcev_writer_event *e = &v->e[i];
+    /* NetPerf V3 event headers hold 32-bit thread ids */
+    assert_int_equal(ev->thread_id, version == 3 ? (uint32_t)e->thread_id : e->thread_id);
+    assert_int_equal(ev->timestamp, e->timestamp);
+    assert_int_equal(ev->payload_size, e->payload_size);
+    assert_memory_equal(ev->payload, e->payload, e->payload_size);
+    assert_int_equal(ev->stack_size, e->stack_size);
+    if (e->stack_size) {
+        assert_memory_equal(ev->stack, e->stack, e->stack_size);
+    }
+    if (version >= 4) {
+        assert_int_equal(ev->capture_thread_id, e->capture_thread_id);
+        assert_int_equal(ev->sequence, e->sequence);
+        assert_int_equal(ev->processor, e->processor);
+    }
+    assert_int_equal(ev->has_activity_id, e->activity_id.data1 != 0);
+    if (e->activity_id.data1) {
+        assert_int_equal(ev->activity_id.data1, e->activity_id.data1);
+    }
+    if (version >= 6) { /* the label list's related activity */
+        assert_int_equal(ev->has_related_activity_id, e->activity_id.data1 != 0);
+        if (e->activity_id.data1) {
+            assert_int_equal(ev->related_activity_id.data1, 0x2000u + (uint32_t)i);
+        }
+    }
+}
+
+static void test_nettrace_varied_headers_read_back_and_every_cut_is_truncated(void **s)
+{
+    (void)s;
+    static const uint32_t fmts[][2] = {{3, 0}, {4, 0}, {4, 1}, {5, 1}, {6, 0}, {6, 1}};
+    for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+        varied v;
+        varied_build(&v, fmts[f][0], (int)fmts[f][1]);
+        gcev_trace *t;
+        gcev_error err = {0};
+        assert_int_equal(gcev_trace_open_memory(v.data, v.size, NULL, &t, &err), GCEV_OK);
+        gcev_trace_event ev;
+        int n = 0;
+        gcev_status st;
+        while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+            assert_true(n < VARIED);
+            varied_check(&v, n, &ev, fmts[f][0]);
+            n++;
+        }
+        assert_int_equal(st, GCEV_END);
+        assert_int_equal(n, VARIED);
+        if (fmts[f][0] >= 4) { /* the two explicit gaps */
+            assert_int_equal(gcev_trace_dropped_events(t), 199 + 19999);
+        }
+        gcev_trace_close(t);
+        int last = 0;
+        for (size_t cut = 24; cut < v.size; cut++) {
+            gcev_status ost = gcev_trace_open_memory(v.data, cut, NULL, &t, &err);
+            if (ost != GCEV_OK) {
+                assert_int_equal(ost, GCEV_E_TRUNCATED_FILE);
+                continue;
+            }
+            int k = 0;
+            while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+                varied_check(&v, k, &ev, fmts[f][0]);
+                k++;
+            }
+            assert_int_equal(st, GCEV_E_TRUNCATED_FILE);
+            assert_true(err.offset <= cut);
+            assert_true(k >= last && k <= VARIED); /* a cut after the last event still misses the end */
+            last = k;
+            gcev_trace_close(t);
+        }
+        free(v.data);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1013,6 +1163,7 @@ int main(void)
         cmocka_unit_test(test_nettrace_time_order_from_memory_matches_the_copying_buffer),
         cmocka_unit_test(test_nettrace_each_allocation_failure_is_nomem_or_the_same_events),
         cmocka_unit_test(test_nettrace_side_blocks_parse_or_fail_at_their_fault),
+        cmocka_unit_test(test_nettrace_varied_headers_read_back_and_every_cut_is_truncated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
