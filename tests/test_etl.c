@@ -1536,6 +1536,56 @@ static void test_etl_tracelogging_schema_errors_name_the_cause(void **state)
     assert_null(gcev_etl_tl_provider_name(traits_open, 4));
 }
 
+/* Every byte of the basic file (plain and with compressed buffers) flipped to its complement
+ * and to 0x80, one at a time, read in both orders: the read ends cleanly or with a format,
+ * truncation, limit or unsupported error located in the file with a message. */
+static void test_etl_every_flipped_byte_is_read_or_a_located_error(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    relogged z;
+    relog(&b, 1, &z);
+    for (int compressed = 0; compressed < 2; compressed++) {
+        const uint8_t *d = compressed ? z.data : b.data;
+        size_t size = compressed ? z.size : b.size;
+        uint8_t *m = malloc(size);
+        for (size_t pos = 0; pos < size; pos++) {
+            for (int how = 0; how < 2; how++) {
+                memcpy(m, d, size);
+                m[pos] = how ? 0x80 : (uint8_t)~m[pos];
+                for (uint32_t order = GCEV_TRACE_ORDER_FILE; order <= GCEV_TRACE_ORDER_TIME; order++) {
+                    gcev_trace_options o = {.order = order};
+                    gcev_trace *t = NULL;
+                    gcev_error err = {0};
+                    gcev_status st = gcev_trace_open_memory(m, size, &o, &t, &err);
+                    size_t n = 0;
+                    if (st == GCEV_OK) {
+                        gcev_trace_event ev;
+                        while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+                            n++;
+                        }
+                    }
+                    assert_true(n <= 64);
+                    if (st != GCEV_END) {
+                        if (st != GCEV_E_FORMAT && st != GCEV_E_TRUNCATED_FILE && st != GCEV_E_LIMIT &&
+                            st != GCEV_E_UNSUPPORTED) {
+                            fail_msg("%s byte %zu -> %02x: %s", compressed ? "compressed" : "plain", pos,
+                                     m[pos], gcev_status_str(st));
+                        }
+                        assert_true(err.offset <= size);
+                        assert_true(err.message && err.message[0]);
+                    }
+                    gcev_trace_close(t);
+                }
+            }
+        }
+        free(m);
+    }
+    free(z.data);
+    etlb_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1559,6 +1609,7 @@ int main(void)
         cmocka_unit_test(test_compressed_hostile_streams_name_both_offsets),
         cmocka_unit_test(test_etl_each_allocation_failure_is_nomem_or_the_same_events),
         cmocka_unit_test(test_etl_tracelogging_schema_errors_name_the_cause),
+        cmocka_unit_test(test_etl_every_flipped_byte_is_read_or_a_located_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

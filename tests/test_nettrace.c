@@ -1138,6 +1138,53 @@ static void test_nettrace_varied_headers_read_back_and_every_cut_is_truncated(vo
     }
 }
 
+/* Every byte of the varied traces flipped (to its complement, and to 0x80, a LEB128
+ * continuation), one at a time: the read ends cleanly, or with a format, truncation or limit
+ * error whose offset lies in the file and that carries a message; events read before it are
+ * never more than were written. */
+static void test_nettrace_every_flipped_byte_is_read_or_a_located_error(void **s)
+{
+    (void)s;
+    static const uint32_t fmts[][2] = {{3, 0}, {4, 1}, {5, 0}, {6, 0}, {6, 1}};
+    for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+        varied v;
+        varied_build(&v, fmts[f][0], (int)fmts[f][1]);
+        uint8_t *m = malloc(v.size);
+        for (size_t pos = 0; pos < v.size; pos++) {
+            for (int how = 0; how < 2; how++) {
+                memcpy(m, v.data, v.size);
+                m[pos] = how ? 0x80 : (uint8_t)~m[pos];
+                for (uint32_t order = GCEV_TRACE_ORDER_FILE; order <= GCEV_TRACE_ORDER_TIME; order++) {
+                    gcev_trace_options o = {.order = order};
+                    gcev_trace *t = NULL;
+                    gcev_error err = {0};
+                    gcev_status st = gcev_trace_open_memory(m, v.size, &o, &t, &err);
+                    if (st == GCEV_OK) {
+                        gcev_trace_event ev;
+                        int n = 0;
+                        while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+                            n++;
+                        }
+                        assert_true(n <= 2 * VARIED); /* a flipped size may split an event in two */
+                    }
+                    if (st != GCEV_END) {
+                        if (st != GCEV_E_FORMAT && st != GCEV_E_TRUNCATED_FILE && st != GCEV_E_LIMIT &&
+                            st != GCEV_E_UNSUPPORTED) {
+                            fail_msg("V%u byte %zu -> %02x: %s", fmts[f][0], pos, m[pos],
+                                     gcev_status_str(st));
+                        }
+                        assert_true(err.offset <= v.size);
+                        assert_true(err.message && err.message[0]);
+                    }
+                    gcev_trace_close(t); /* NULL when the open failed */
+                }
+            }
+        }
+        free(m);
+        free(v.data);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1164,6 +1211,7 @@ int main(void)
         cmocka_unit_test(test_nettrace_each_allocation_failure_is_nomem_or_the_same_events),
         cmocka_unit_test(test_nettrace_side_blocks_parse_or_fail_at_their_fault),
         cmocka_unit_test(test_nettrace_varied_headers_read_back_and_every_cut_is_truncated),
+        cmocka_unit_test(test_nettrace_every_flipped_byte_is_read_or_a_located_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
