@@ -1623,12 +1623,96 @@ static void test_ctf_events_discarded_between_packets_is_a_drop(void **state)
     free(dir);
 }
 
+/* Every byte of the stream file flipped to its complement and to 0x80, one at a time, read in
+ * both orders (and with keep-going): the read ends cleanly, or with a format, truncation,
+ * limit or unsupported error that names the stream file and lies inside it. */
+static void test_ctf_every_flipped_stream_byte_is_read_or_a_located_error(void **state)
+{
+    (void)state;
+    built b;
+    char *dir = write_trace(HDR_COMPACT, &b);
+    size_t full = (size_t)(b.w.bits / 8);
+    uint8_t *m = malloc(full);
+    for (size_t pos = 0; pos < full; pos++) {
+        for (int how = 0; how < 2; how++) {
+            memcpy(m, b.w.d, full);
+            m[pos] = how ? 0x80 : (uint8_t)~m[pos];
+            write_file(dir, "channel0_2", m, full);
+            for (int mode = 0; mode < 3; mode++) {
+                gcev_trace_options o = {.order = mode == 1 ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
+                                        .keep_going = mode == 2};
+                gcev_trace *t = NULL;
+                gcev_error err = {0};
+                assert_int_equal(gcev_trace_open_file(dir, &o, &t, &err), GCEV_OK);
+                gcev_trace_event ev;
+                size_t n = 0;
+                gcev_status st;
+                while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+                    n++;
+                }
+                assert_true(n <= 2 * NEVENTS);
+                if (st != GCEV_END) {
+                    if (st != GCEV_E_FORMAT && st != GCEV_E_TRUNCATED_FILE && st != GCEV_E_LIMIT &&
+                        st != GCEV_E_UNSUPPORTED) {
+                        fail_msg("byte %zu -> %02x: %s", pos, m[pos], gcev_status_str(st));
+                    }
+                    assert_true(err.offset <= full);
+                    assert_non_null(strstr(err.message, "channel0_2"));
+                }
+                gcev_trace_close(t);
+            }
+        }
+    }
+    free(m);
+    free(b.w.d);
+    remove_dir(dir);
+    free(dir);
+}
+
+/* Every byte of the reader tests' metadata flipped (complement, a NUL, a quote, a brace), one
+ * at a time: it parses, or fails with a format, unsupported or limit error on a line of
+ * the text with a message, and leaves no model behind. */
+static void test_tsdl_every_flipped_byte_parses_or_names_its_line(void **state)
+{
+    (void)state;
+    char *meta = trace_metadata(HDR_COMPACT);
+    size_t n = strlen(meta);
+    uint32_t lines = 1;
+    for (size_t i = 0; i < n; i++) {
+        lines += meta[i] == '\n';
+    }
+    char *m = malloc(n + 1);
+    static const char subst[] = {0, '"', '{', '}'};
+    for (size_t pos = 0; pos < n; pos++) {
+        for (int how = 0; how < 5; how++) {
+            memcpy(m, meta, n + 1);
+            m[pos] = how == 4 ? (char)~m[pos] : subst[how];
+            gcev_ctf_meta md;
+            gcev_ctf_meta_error e;
+            gcev_status st = gcev_ctf_meta_parse(m, n, &md, &e);
+            if (st == GCEV_OK) {
+                gcev_ctf_meta_free(&md);
+                continue;
+            }
+            if (st != GCEV_E_FORMAT && st != GCEV_E_UNSUPPORTED && st != GCEV_E_LIMIT) {
+                fail_msg("byte %zu -> %02x: %s", pos, (unsigned char)m[pos], gcev_status_str(st));
+            }
+            assert_true(e.line >= 1 && e.line <= lines);
+            assert_true(e.message[0] != '\0');
+            assert_null(md.arena);
+        }
+    }
+    free(m);
+    free(meta);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tsdl_small_model),
         cmocka_unit_test(test_tsdl_every_construct_reads_as_declared),
         cmocka_unit_test(test_tsdl_nul_size_limit_and_many_aliases),
+        cmocka_unit_test(test_tsdl_every_flipped_byte_parses_or_names_its_line),
         cmocka_unit_test(test_tsdl_errors_name_line_and_cause),
         cmocka_unit_test(test_tsdl_limits),
         cmocka_unit_test(test_metadata_packets_unpacked),
@@ -1645,6 +1729,7 @@ int main(void)
         cmocka_unit_test(test_ctf_decode_fields_outcomes_name_offset_and_cause),
         cmocka_unit_test(test_ctf_keep_going_skips_a_damaged_packet_or_the_cut_rest),
         cmocka_unit_test(test_ctf_events_discarded_between_packets_is_a_drop),
+        cmocka_unit_test(test_ctf_every_flipped_stream_byte_is_read_or_a_located_error),
         cmocka_unit_test(test_ctf_each_allocation_failure_is_nomem_or_the_same_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
