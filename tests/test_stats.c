@@ -1878,6 +1878,86 @@ static void test_stats_heap_records_and_pins_past_their_limits_are_flagged(void 
     gcev_stats_free(k.s);
 }
 
+/* An AllocationTick_V1 (no AllocationAmount64) of amount bytes of kind 0 small, 1 large, 2 POH. */
+static void tick_v1(sink *k, double ms, uint32_t amount, uint32_t kind)
+{
+    gcev_event ev;
+    ev_clear(&ev);
+    ev.u.gc_allocation_tick.allocation_amount = amount;
+    ev.u.gc_allocation_tick.allocation_kind = kind;
+    emit(k, 10, 1, &ev, ms, 5);
+}
+
+/*
+ * AllocationTick amounts per heap kind between two GCs. gcev takes them as the UInt32 they
+ * are; traceevent_compat reads them as Int32 like TraceEvent's GetAllocAmount, and after one
+ * negative amount clamps every amount to 90 KB..110 KB (small) or 90 KB..2 MB (large, POH).
+ */
+static void test_stats_allocation_ticks_per_kind_and_the_compat_clamp(void **state)
+{
+    (void)state;
+    for (uint32_t compat = 0; compat < 2; compat++) {
+        gcev_stats_options o = {.traceevent_compat = compat};
+        sink k;
+        memset(&k, 0, sizeof k);
+        k.ps = 8;
+        assert_int_equal(gcev_stats_create(&o, &k.s), GCEV_OK);
+        blocking_gc(&k, 10.0, 1, 0, 1.0);
+        tick_v1(&k, 100.0, 100000, 0);
+        tick_v1(&k, 101.0, 0x80000001u, 0); /* negative as an Int32 */
+        tick_v1(&k, 102.0, 50000, 0);
+        tick_v1(&k, 103.0, 3000000, 1);
+        tick_v1(&k, 104.0, 100, 7); /* any other kind: POH */
+        blocking_gc(&k, 200.0, 2, 0, 1.0);
+        assert_int_equal(gcev_stats_finish(k.s), GCEV_OK);
+        const gcev_stats_gc *g = gcev_stats_gc_find(k.s, 2);
+        assert_non_null(g);
+        assert_true(g->present & GCEV_STATS_GC_HAS_ALLOC_TICKS);
+        if (compat) {
+            assert_int_equal(g->alloc_tick_bytes[0], 100000 + 2 * 90 * 1024);
+            assert_int_equal(g->alloc_tick_bytes[1], 2 * 1024 * 1024);
+            assert_int_equal(g->alloc_tick_bytes[2], 90 * 1024);
+        } else {
+            assert_int_equal(g->alloc_tick_bytes[0], 100000 + UINT64_C(0x80000001) + 50000);
+            assert_int_equal(g->alloc_tick_bytes[1], 3000000);
+            assert_int_equal(g->alloc_tick_bytes[2], 100);
+        }
+        assert_int_equal(gcev_stats_get_summary(k.s)->allocation_ticks, 5);
+        gcev_stats_free(k.s);
+    }
+}
+
+/* Every name function: a distinct name for each value of its range, NULL past it. */
+static void test_stats_names_are_distinct_and_null_past_their_range(void **state)
+{
+    (void)state;
+    typedef const char *(*name_fn)(unsigned);
+    static const struct {
+        name_fn fn;
+        unsigned count;
+    } fns[] = {
+        {gcev_stats_gen_name, GCEV_STATS_GENS},
+        {gcev_stats_phase_name, GCEV_STATS_PHASES},
+        {gcev_stats_bgc_event_name, GCEV_STATS_BGC_EVENTS},
+        {gcev_stats_condemned_group_name, GCEV_STATS_CONDEMNED_GROUPS},
+        {gcev_stats_global_mechanism_name, 6},
+    };
+    for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+        for (unsigned i = 0; i < fns[f].count; i++) {
+            const char *a = fns[f].fn(i);
+            assert_non_null(a);
+            for (unsigned j = 0; j < i; j++) {
+                assert_string_not_equal(a, fns[f].fn(j));
+            }
+        }
+        assert_null(fns[f].fn(fns[f].count));
+    }
+    for (uint32_t t = 0; t < 3; t++) {
+        assert_non_null(gcev_stats_gc_type_name(t));
+    }
+    assert_null(gcev_stats_gc_type_name(3));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1903,6 +1983,8 @@ int main(void)
         cmocka_unit_test(test_stats_framework_gcstart_v1_then_v2),
         cmocka_unit_test(test_stats_private_only_histories_and_marks),
         cmocka_unit_test(test_stats_join_waits_per_heap),
+        cmocka_unit_test(test_stats_allocation_ticks_per_kind_and_the_compat_clamp),
+        cmocka_unit_test(test_stats_names_are_distinct_and_null_past_their_range),
         cmocka_unit_test(test_stats_heap_records_and_pins_past_their_limits_are_flagged),
         cmocka_unit_test(test_stats_bgc_phase_times_are_the_first_of_each_private_event),
         cmocka_unit_test(test_stats_gc_start_without_suspension),
