@@ -1185,6 +1185,45 @@ static void test_nettrace_every_flipped_byte_is_read_or_a_located_error(void **s
     }
 }
 
+/* 1100 sequence gaps: every dropped event is counted, the first 1024 gaps are kept in detail
+ * (in file order, each with its expected and seen numbers), the rest only counted. */
+static void test_nettrace_more_gaps_than_kept_are_all_counted(void **s)
+{
+    (void)s;
+    wtrace t;
+    wt_start(&t, 5, 1);
+    uint32_t meta = wt_define(&t, "MySource", 7, "E", field_a, 1);
+    uint32_t seq = 0;
+    for (int i = 0; i < 1101; i++) {
+        seq += 1 + (i > 0) * (1 + (uint32_t)(i % 3)); /* from the second event: gaps of 1, 2, 3 */
+        wt_event(&t, meta, 11, 100 + i, seq);
+    }
+    wt_finish(&t);
+    gcev_trace *tr;
+    assert_int_equal(gcev_trace_open_memory(t.data, t.size, NULL, &tr, NULL), GCEV_OK);
+    gcev_trace_event ev;
+    int n = 0;
+    while (gcev_trace_next(tr, &ev, NULL) == GCEV_OK) {
+        n++;
+    }
+    assert_int_equal(n, 1101);
+    uint64_t want = 0;
+    for (int i = 1; i < 1101; i++) {
+        want += 1 + (uint64_t)(i % 3);
+    }
+    assert_int_equal(gcev_trace_dropped_events(tr), want);
+    assert_int_equal(gcev_trace_drop_count(tr), 1024);
+    const gcev_trace_drop *d = gcev_trace_drop_at(tr, 0);
+    assert_int_equal(d->capture_thread_id, 11);
+    assert_int_equal(d->expected_sequence, 2);
+    assert_int_equal(d->seen_sequence, 4);
+    assert_int_equal(d->dropped, 1 + 1 % 3);
+    assert_non_null(gcev_trace_drop_at(tr, 1023));
+    assert_null(gcev_trace_drop_at(tr, 1024));
+    gcev_trace_close(tr);
+    gcev_writer_free(t.w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1212,6 +1251,7 @@ int main(void)
         cmocka_unit_test(test_nettrace_side_blocks_parse_or_fail_at_their_fault),
         cmocka_unit_test(test_nettrace_varied_headers_read_back_and_every_cut_is_truncated),
         cmocka_unit_test(test_nettrace_every_flipped_byte_is_read_or_a_located_error),
+        cmocka_unit_test(test_nettrace_more_gaps_than_kept_are_all_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
