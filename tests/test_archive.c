@@ -641,6 +641,50 @@ static void test_archive_each_allocation_failure_is_nomem_or_the_same_events(voi
     free(tr);
 }
 
+/* Damaged end records: a split archive's is GCEV_E_UNSUPPORTED with its own message; one whose
+ * entry counts or directory offset disagree with the archive is rejected (libzip finds no
+ * usable end record: a format or truncation error), never opened. */
+static void test_archive_damaged_end_records_are_rejected(void **state)
+{
+    (void)state;
+    zipb_entry e[] = {{"a.nettrace", "abcdefgh", 8, ZIPB_STORE, 0}, {"b.txt", "x", 1, ZIPB_STORE, 0}};
+    size_t n = 0;
+    uint8_t *z = build(e, 2, &n);
+    uint8_t *m = malloc(n);
+    size_t eocd = find_sig(z, n, 5, 6, 1);
+    static const struct {
+        size_t at; /* offset in the end record */
+        uint32_t value;
+        unsigned width;
+        int split;
+    } cases[] = {
+        {4, 1, 2, 1},  /* number of this disk */
+        {6, 1, 2, 1},  /* disk where the directory starts */
+        {8, 3, 2, 0},  /* entries on this disk */
+        {10, 3, 2, 0}, /* entries in total */
+        {16, 5, 4, 0}, /* directory offset */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(m, z, n);
+        for (unsigned b = 0; b < cases[i].width; b++) {
+            m[eocd + cases[i].at + b] = (uint8_t)(cases[i].value >> (8 * b));
+        }
+        gcev_archive *ar = NULL;
+        gcev_error err = {0};
+        gcev_status st = gcev_archive_open_memory(m, n, &ar, &err);
+        assert_null(ar);
+        assert_non_null(err.message);
+        if (cases[i].split) {
+            assert_int_equal(st, GCEV_E_UNSUPPORTED);
+            assert_string_equal(err.message, "split (multi-disk) ZIP archives are not supported");
+        } else if (st != GCEV_E_FORMAT && st != GCEV_E_TRUNCATED_FILE) {
+            fail_msg("case %zu: %s '%s'", i, gcev_status_str(st), err.message);
+        }
+    }
+    free(m);
+    free(z);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -658,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_damaged_trace_in_zip_names_the_entry),
         cmocka_unit_test(test_zip_from_a_stream_is_unsupported),
         cmocka_unit_test(test_archive_each_allocation_failure_is_nomem_or_the_same_events),
+        cmocka_unit_test(test_archive_damaged_end_records_are_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
