@@ -150,6 +150,22 @@ static void test_status_invalid_arg_trace_api_missing_arguments(void **state)
     assert_null(t);
 }
 
+/* The trace accessors on no trace: zero counts and NULL records, never a crash. */
+static void test_status_trace_accessors_of_no_trace_are_zero_or_null(void **state)
+{
+    (void)state;
+    assert_null(gcev_trace_get_info(NULL));
+    assert_int_equal(gcev_trace_bytes_read(NULL), 0);
+    assert_int_equal(gcev_trace_dropped_events(NULL), 0);
+    assert_int_equal(gcev_trace_drop_count(NULL), 0);
+    assert_null(gcev_trace_drop_at(NULL, 0));
+    assert_int_equal(gcev_trace_skip_count(NULL), 0);
+    assert_null(gcev_trace_skip_at(NULL, 0));
+    assert_int_equal(gcev_trace_skipped_ranges(NULL), 0);
+    assert_int_equal(gcev_trace_skipped_bytes(NULL), 0);
+    gcev_trace_close(NULL);
+}
+
 static void test_status_truncated_names_field_and_offset(void **state)
 {
     (void)state;
@@ -450,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_status_ok_leaves_error_untouched),
         cmocka_unit_test(test_status_invalid_arg_null_input),
         cmocka_unit_test(test_status_invalid_arg_trace_api_missing_arguments),
+        cmocka_unit_test(test_status_trace_accessors_of_no_trace_are_zero_or_null),
         cmocka_unit_test(test_status_truncated_names_field_and_offset),
         cmocka_unit_test(test_status_unterminated_string_names_field_and_offset),
         cmocka_unit_test(test_status_unknown_provider_null_provider),
