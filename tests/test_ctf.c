@@ -1328,6 +1328,22 @@ static void test_ctf_etw_fields_become_the_etw_payload(void **state)
          "0100000000000000 0200000000000000 0300000000000000 04000000 0500000000000000 4300 4e00 4f00 0900",
          "CCWRefCountChangeAnsi", "Microsoft-Windows-DotNETRuntimePrivate", 0,
          "01000000 02000000 03000000 04000000 0500000000000000 4300 4e00 4f000000 0900"},
+        /* UTF-8 sequences cut by the next lead byte or by the end: U+FFFD for each byte */
+        {"DotNETRuntime:Mystery6", "string _s;", 8, "c3 e282 f09f98 c341 00", NULL,
+         "Microsoft-Windows-DotNETRuntime", 0, "fdff fdff fdff fdff fdff fdff fdff 4100 0000"},
+        {"DotNETRuntime:Mystery7", "string _s;", 8, "41 e282 00", NULL, "Microsoft-Windows-DotNETRuntime", 0,
+         "4100 fdff fdff 0000"},
+        /* the ETW payload as one ___data__ blob: only its bytes */
+        {"DotNETRuntime:GCHeapStats_V1", "uint32_t _len; uint8_t ___data__[_len];", 8, "03000000 aabbcc",
+         "GCHeapStats_V1", "Microsoft-Windows-DotNETRuntime", 0, "aabbcc"},
+        /* a runtime-like prefix with no compiled provider; a known event with too few fields or a
+         * field of no byte width */
+        {"DotNETRuntimeStress:Thing", "uint8_t _y;", 8, "09", NULL, "Microsoft-Windows-DotNETRuntimeStress",
+         0, "09"},
+        {"DotNETRuntime:GCEnd_V1", "uint32_t _Count;", 8, "07000000", NULL, "Microsoft-Windows-DotNETRuntime",
+         0, "07000000"},
+        {"DotNETRuntime:GCEnd_V1", "uint5_t _Count; uint32_t _Depth; uint16_t _ClrInstanceID;", 8,
+         "1f 02000000 0100", NULL, "Microsoft-Windows-DotNETRuntime", 1, "1f 02000000 0100"},
         /* not the runtime's: the fields' bytes under the prefix, or the default provider */
         {"lttng_ust_statedump:start", "uint8_t _y; uint16_t _z;", 8, "01 0203", NULL, "lttng_ust_statedump",
          1, "010203"},
