@@ -712,9 +712,71 @@ static void test_keep_going_etl_compressed_damaged_header_scans(void **state)
     etlb_free(&b);
 }
 
+/* Reads data through a callback (a stream: no random access) with keep-going. */
+static gcev_trace *read_stream(const uint8_t *data, size_t size, got *g)
+{
+    static mem_stream m;
+    m = (mem_stream){data, size, 0};
+    gcev_trace_options o = {.keep_going = 1};
+    gcev_trace *t = NULL;
+    gcev_error err = {0};
+    assert_int_equal(gcev_trace_open_reader(mem_read, &m, &o, &t, &err), GCEV_OK);
+    memset(g, 0, sizeof *g);
+    gcev_trace_event ev;
+    while ((g->st = gcev_trace_next(t, &ev, &g->err)) == GCEV_OK) {
+        assert_true(g->n < MAX_EVENTS);
+        g->number[g->n] = ev.payload_size >= 4 ? rd32(ev.payload) : UINT32_MAX;
+        g->id[g->n] = ev.event_id;
+        g->offset[g->n++] = ev.file_offset;
+    }
+    return t;
+}
+
+/* An ETL stream (no random access) resynchronises like memory: a damaged buffer header skips
+ * that buffer, a damaged record the rest of its buffer, a cut the rest of the stream. */
+static void test_keep_going_etl_stream_skips_like_memory(void **state)
+{
+    (void)state;
+    for (int damage = 0; damage < 3; damage++) {
+        etlb b;
+        etl_build(&b);
+        size_t size = b.size;
+        if (damage == 0) {
+            put32(b.data + b.buffers[2] + 4, 9999); /* SavedOffset past the buffer */
+        } else if (damage == 1) {
+            b.data[b.records[5].offset + 3] = 0; /* a record with no trace-header marker */
+        } else {
+            size = b.records[7].offset + 20; /* cut inside GC4's start */
+        }
+        got gm, gs;
+        gcev_trace *tm = read_all(b.data, size, 1, GCEV_TRACE_ORDER_FILE, &gm);
+        gcev_trace *ts = read_stream(b.data, size, &gs);
+        assert_int_equal(gm.st, GCEV_END);
+        assert_int_equal(gs.st, GCEV_END);
+        assert_int_equal(gs.n, gm.n);
+        for (size_t i = 0; i < gm.n; i++) {
+            assert_int_equal(gs.id[i], gm.id[i]);
+            assert_int_equal(gs.number[i], gm.number[i]);
+            assert_int_equal(gs.offset[i], gm.offset[i]);
+        }
+        assert_int_equal(gcev_trace_skip_count(ts), gcev_trace_skip_count(tm));
+        assert_int_equal(gcev_trace_skip_count(ts), 1);
+        const gcev_trace_skip *a = gcev_trace_skip_at(tm, 0), *c = gcev_trace_skip_at(ts, 0);
+        assert_int_equal(c->offset, a->offset);
+        assert_int_equal(c->status, a->status);
+        if (damage < 2) {
+            assert_int_equal(c->bytes, a->bytes);
+        }
+        gcev_trace_close(tm);
+        gcev_trace_close(ts);
+        etlb_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_keep_going_etl_stream_skips_like_memory),
         cmocka_unit_test(test_keep_going_undamaged_trace_reads_the_same),
         cmocka_unit_test(test_keep_going_nettrace_block_body_fault_skips_to_recorded_end),
         cmocka_unit_test(test_keep_going_nettrace_unknown_metadata_skips_the_event),
