@@ -642,10 +642,58 @@ static void test_cycles(void **state)
     assert_int_equal(count_fds(), before);
 }
 
+/* Options the library refuses before it looks for the process, each with its message; the
+ * functions on no session are NULL, GCEV_E_INVALID_ARG or nothing. */
+static void test_session_bad_options_and_no_session(void **state)
+{
+    (void)state;
+    gcev_session *s = (gcev_session *)&s;
+    gcev_error err = {0};
+    assert_int_equal(gcev_session_open(1, NULL, NULL, &err), GCEV_E_INVALID_ARG);
+    assert_string_equal(err.message, "out is NULL");
+    static const gcev_session_provider one = {"Microsoft-Windows-DotNETRuntime", 1, 4, NULL};
+    static const struct {
+        gcev_session_options o;
+        const char *msg;
+    } bad[] = {
+        {{.max_command = 1}, "invalid session options (profile or max_command)"},
+        {{.max_command = 7}, "invalid session options (profile or max_command)"},
+        {{.profile = GCEV_SESSION_CUSTOM + 1}, "invalid session options (profile or max_command)"},
+        {{.profile = GCEV_SESSION_CUSTOM}, "a custom session needs 1 to 1000 providers"},
+        {{.profile = GCEV_SESSION_CUSTOM, .providers = &one, .nproviders = 0},
+         "a custom session needs 1 to 1000 providers"},
+        {{.profile = GCEV_SESSION_CUSTOM, .providers = &one, .nproviders = 1001},
+         "a custom session needs 1 to 1000 providers"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        s = (gcev_session *)&s;
+        err = (gcev_error){0};
+        assert_int_equal(gcev_session_open((uint32_t)getpid(), &bad[i].o, &s, &err), GCEV_E_INVALID_ARG);
+        assert_null(s);
+        assert_string_equal(err.message, bad[i].msg);
+    }
+    /* pids that cannot be a process: pid 0 and past INT32_MAX */
+    static const uint32_t no_pids[] = {0, UINT32_C(0x80000000), UINT32_MAX};
+    for (size_t i = 0; i < sizeof no_pids / sizeof no_pids[0]; i++) {
+        err = (gcev_error){0};
+        assert_int_equal(gcev_session_open(no_pids[i], NULL, &s, &err), GCEV_E_NO_PROCESS);
+        assert_string_equal(err.message, "no process with this pid");
+    }
+    gcev_trace_event ev;
+    assert_int_equal(gcev_session_next(NULL, &ev, &err), GCEV_E_INVALID_ARG);
+    assert_string_equal(err.message, "session or event is NULL");
+    assert_null(gcev_session_get_info(NULL));
+    assert_null(gcev_session_trace(NULL));
+    assert_int_equal(gcev_session_status(NULL, GCEV_E_IO, &err), GCEV_E_IO);
+    gcev_session_request_stop(NULL);
+    gcev_session_close(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collect_goldens),
+        cmocka_unit_test(test_session_bad_options_and_no_session),
         cmocka_unit_test(test_encode_limits),
         cmocka_unit_test(test_parse_reply),
         cmocka_unit_test(test_parse_process_info),
