@@ -24,9 +24,14 @@ int failalloc_hit(void);
  * must itself have checked that its result is the complete, correct one. */
 typedef gcev_status (*failalloc_run)(void *ctx);
 
+/* 1 when GCEV_MUTATION_QUICK is set (as for the valgrind runs of .ci/run): the exhaustive
+ * loops of the tests then take every 7th case. */
+int failalloc_quick(void);
+
 /*
  * Runs run(ctx) unarmed (it must return GCEV_OK), then again with allocation k failing
- * for k = 0, 1, ... until a run no longer reaches allocation k. Every run whose
+ * for k = 0, 1, ... (every 7th with failalloc_quick()) until a run no longer reaches
+ * allocation k. Every run whose
  * allocation failed must return GCEV_E_NOMEM or GCEV_OK (an allocation the code can do
  * without); any other status fails the test. Returns the number of GCEV_E_NOMEM runs.
  */
