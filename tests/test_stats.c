@@ -1958,6 +1958,65 @@ static void test_stats_names_are_distinct_and_null_past_their_range(void **state
     assert_null(gcev_stats_gc_type_name(3));
 }
 
+/*
+ * Every event version of the runtime, private and rundown providers, its fields zero (strings
+ * empty, arrays empty), fed inside a blocking GC and a background GC, at both pointer sizes:
+ * none is a decode error, each is counted, and the GCs still complete.
+ */
+static void test_stats_every_event_version_feeds_the_model_without_error(void **state)
+{
+    (void)state;
+    size_t np = 0;
+    const gcev_provider *const *ps = gcev_providers(&np);
+    for (uint8_t psz = 4; psz <= 8; psz += 4) {
+        sink k;
+        gcev_stats *s = new_model(&k, psz);
+        uint64_t fed = 0;
+        for (int round = 0; round < 2; round++) {
+            double t0 = 100.0 * (round + 1);
+            suspend(&k, t0, TID_GC, R_SUSPEND_FOR_GC);
+            suspend_end(&k, t0 + 0.1, TID_GC);
+            gc_start(&k, t0 + 0.2, TID_GC, (uint32_t)round + 1, 2, 0,
+                     round ? GCEV_STATS_BACKGROUND : GCEV_STATS_BLOCKING);
+            if (round) {
+                restart(&k, t0 + 0.3, TID_GC);
+            }
+            fed += 4 - (uint64_t)round;
+            for (size_t p = 0; p < np; p++) {
+                gcev_provider_info pi;
+                assert_int_equal(gcev_provider_get_info(ps[p], &pi), GCEV_OK);
+                for (size_t e = 0; e < pi.event_count; e++) {
+                    gcev_event_info ei;
+                    assert_int_equal(gcev_event_get_info(gcev_provider_event_at(ps[p], e), &ei), GCEV_OK);
+                    gcev_event ev;
+                    ev_clear(&ev);
+                    ev.desc = gcev_provider_event_at(ps[p], e);
+                    ev.pointer_size = psz;
+                    uint8_t buf[2048];
+                    size_t n = 0;
+                    assert_int_equal(gcev_encode(&ev, buf, sizeof buf, &n, NULL), GCEV_OK);
+                    gcev_stats_input in = {ps[p],       ei.id,    ei.version, psz, buf,
+                                           (uint32_t)n, t0 + 0.5, TID_GC,     0};
+                    if (gcev_stats_add(s, &in) != GCEV_OK) {
+                        fail_msg("%s %s: not accepted", pi.name, ei.symbol);
+                    }
+                    fed++;
+                }
+            }
+            gc_end(&k, t0 + 5.0, TID_GC, (uint32_t)round + 1, 2);
+            heap_stats(&k, t0 + 5.1, TID_GC, 100, 10, 0);
+            restart(&k, t0 + 5.2, TID_GC);
+            fed += 3;
+        }
+        assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+        const gcev_stats_summary *sum = gcev_stats_get_summary(s);
+        assert_int_equal(sum->decode_errors, 0);
+        assert_true(sum->events >= fed);
+        assert_true(gcev_stats_gc_count(s) >= 2);
+        gcev_stats_free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1985,6 +2044,7 @@ int main(void)
         cmocka_unit_test(test_stats_join_waits_per_heap),
         cmocka_unit_test(test_stats_allocation_ticks_per_kind_and_the_compat_clamp),
         cmocka_unit_test(test_stats_names_are_distinct_and_null_past_their_range),
+        cmocka_unit_test(test_stats_every_event_version_feeds_the_model_without_error),
         cmocka_unit_test(test_stats_heap_records_and_pins_past_their_limits_are_flagged),
         cmocka_unit_test(test_stats_bgc_phase_times_are_the_first_of_each_private_event),
         cmocka_unit_test(test_stats_gc_start_without_suspension),
