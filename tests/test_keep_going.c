@@ -662,6 +662,61 @@ static void test_keep_going_etl_damaged_record_skips_rest_of_buffer(void **state
     etlb_free(&b);
 }
 
+/* A record's fault, then the next buffer's damaged header: two faults of one status side by
+ * side are two ranges (their messages differ), and the bytes of both add up. */
+static void test_keep_going_etl_adjacent_faults_are_two_ranges_and_bytes_add_up(void **state)
+{
+    (void)state;
+    etlb b;
+    etl_build(&b);
+    size_t rec = b.records[4].offset;       /* buffer 2's first record, GC2's end */
+    b.data[rec + 3] = 0;                    /* no trace-header marker */
+    put32(b.data + b.buffers[3] + 4, 9999); /* buffer 3: SavedOffset past the buffer */
+    for (uint32_t order = 0; order < 2; order++) {
+        got g;
+        gcev_trace *t = read_all(b.data, b.size, 1, order, &g);
+        assert_int_equal(g.st, GCEV_END);
+        etl_gc_events(&g);
+        expect_events(&g, "S1 E1 S2");
+        assert_int_equal(gcev_trace_skip_count(t), 2);
+        expect_skip(t, 0, rec, b.buffers[3] - rec, GCEV_E_FORMAT);
+        expect_skip(t, 1, b.buffers[3], 4096, GCEV_E_FORMAT);
+        assert_string_not_equal(gcev_trace_skip_at(t, 0)->message, gcev_trace_skip_at(t, 1)->message);
+        assert_int_equal(gcev_trace_skipped_ranges(t), 2);
+        assert_int_equal(gcev_trace_skipped_bytes(t), b.buffers[3] - rec + 4096);
+        gcev_trace_close(t);
+    }
+    etlb_free(&b);
+}
+
+/* ETL has no sequence numbers: only the skipped range tells stats that GC2, open across it
+ * (its end was in the skipped part), is incomplete; GC1 before it and GC4 after it are not. */
+static void test_keep_going_etl_stats_flags_gc_open_across_skip(void **state)
+{
+    (void)state;
+    etlb b;
+    etl_build(&b);
+    size_t rec = b.records[4].offset; /* GC2's end: the rest of buffer 2 (GC3's start) goes too */
+    b.data[rec + 3] = 0;
+    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME, .keep_going = 1};
+    gcev_trace *t;
+    gcev_error err = {0};
+    assert_int_equal(gcev_trace_open_memory(b.data, b.size, &o, &t, &err), GCEV_OK);
+    gcev_stats *s;
+    assert_int_equal(gcev_stats_create(NULL, &s), GCEV_OK);
+    assert_int_equal(gcev_stats_read_trace(s, t, NULL, NULL, &err), GCEV_OK);
+    const gcev_stats_summary *sum = gcev_stats_get_summary(s);
+    assert_int_equal(sum->dropped_events, 0);
+    assert_int_equal(sum->skipped_ranges, 1);
+    assert_int_equal(sum->skipped_bytes, b.buffers[3] - rec);
+    assert_true(gc_number(s, 2)->flags & GCEV_STATS_GC_INCOMPLETE);
+    assert_false(gc_number(s, 1)->flags & GCEV_STATS_GC_INCOMPLETE);
+    assert_false(gc_number(s, 4)->flags & GCEV_STATS_GC_INCOMPLETE);
+    gcev_stats_free(s);
+    gcev_trace_close(t);
+    etlb_free(&b);
+}
+
 static void test_keep_going_etl_cut_buffer_skips_to_end(void **state)
 {
     (void)state;
@@ -790,6 +845,8 @@ int main(void)
         cmocka_unit_test(test_stats_drop_before_heap_stats_flags_last_gc),
         cmocka_unit_test(test_keep_going_etl_damaged_buffer_header_skips_buffer),
         cmocka_unit_test(test_keep_going_etl_damaged_record_skips_rest_of_buffer),
+        cmocka_unit_test(test_keep_going_etl_adjacent_faults_are_two_ranges_and_bytes_add_up),
+        cmocka_unit_test(test_keep_going_etl_stats_flags_gc_open_across_skip),
         cmocka_unit_test(test_keep_going_etl_cut_buffer_skips_to_end),
         cmocka_unit_test(test_keep_going_etl_compressed_damaged_header_scans),
     };
