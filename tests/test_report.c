@@ -715,6 +715,67 @@ static void test_report_each_allocation_failure_is_nomem_or_the_same_page(void *
     free(data);
 }
 
+/* One runtime event (fields set by fill) fed to s at ms on thread 1. */
+static void rep_feed(gcev_stats *s, uint16_t id, uint16_t version, gcev_event *ev, double ms)
+{
+    gcev_status st;
+    ev->desc = gcev_event_desc_resolve(&gcev_provider_runtime, id, version, &st);
+    assert_non_null(ev->desc);
+    ev->pointer_size = 8;
+    uint8_t buf[256];
+    size_t n = 0;
+    assert_int_equal(gcev_encode(ev, buf, sizeof buf, &n, NULL), GCEV_OK);
+    gcev_stats_input in = {&gcev_provider_runtime, id, version, 8, buf, (uint32_t)n, ms, 1, 0};
+    assert_int_equal(gcev_stats_add(s, &in), GCEV_OK);
+}
+
+/* A blocking GC of generation gen whose pause (suspend to restart) is pause_ms. */
+static void rep_gc(gcev_stats *s, double t, uint32_t number, uint32_t gen, double pause_ms)
+{
+    gcev_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.u.gc_suspend_ee_begin.reason = 1;
+    ev.u.gc_suspend_ee_begin.count = 1;
+    rep_feed(s, 9, 1, &ev, t);
+    memset(&ev, 0, sizeof ev);
+    rep_feed(s, 8, 1, &ev, t + pause_ms * 0.1);
+    memset(&ev, 0, sizeof ev);
+    ev.u.gc_start.count = number;
+    ev.u.gc_start.depth = gen;
+    rep_feed(s, 1, 2, &ev, t + pause_ms * 0.2);
+    memset(&ev, 0, sizeof ev);
+    ev.u.gc_end.count = number;
+    ev.u.gc_end.depth = gen;
+    rep_feed(s, 2, 1, &ev, t + pause_ms * 0.8);
+    memset(&ev, 0, sizeof ev);
+    ev.u.gc_heap_stats.generation_size0 = 1000000;
+    rep_feed(s, 4, 2, &ev, t + pause_ms * 0.9);
+    memset(&ev, 0, sizeof ev);
+    rep_feed(s, 3, 1, &ev, t + pause_ms);
+}
+
+/* Pauses below the histogram's first edge and at or past its last land in its open-ended
+ * bins, labelled "<0.1" and ">=10000" (ms). */
+static void test_report_pause_histogram_open_ended_bins(void **state)
+{
+    (void)state;
+    gcev_stats *s;
+    assert_int_equal(gcev_stats_create(NULL, &s), GCEV_OK);
+    rep_gc(s, 10.0, 1, 0, 0.05);
+    rep_gc(s, 100.0, 2, 1, 3.0);
+    rep_gc(s, 200.0, 3, 2, 20000.0);
+    assert_int_equal(gcev_stats_finish(s), GCEV_OK);
+    assert_int_equal(gcev_stats_gc_count(s), 3);
+    char *html;
+    assert_int_equal(gcev_report_build(s, NULL, NULL, &html, NULL), GCEV_OK);
+    const char *h = strstr(html, "Pause histogram by generation");
+    assert_non_null(h);
+    assert_non_null(strstr(h, "&lt;0.1"));
+    assert_non_null(strstr(h, "&ge;10000"));
+    gcev_report_free(html);
+    gcev_stats_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -725,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_report_structure_sections_marks_rows),
         cmocka_unit_test(test_report_warnings_for_drops_truncation_and_unfinished),
         cmocka_unit_test(test_report_warnings_for_decode_errors_limits_and_header_losses),
+        cmocka_unit_test(test_report_pause_histogram_open_ended_bins),
         cmocka_unit_test(test_report_escapes_hostile_names),
         cmocka_unit_test(test_report_json_strings_are_script_safe),
         cmocka_unit_test(test_report_decimate_keeps_extremes_within_bound),
