@@ -1722,6 +1722,57 @@ static void test_tsdl_every_flipped_byte_parses_or_names_its_line(void **state)
     free(meta);
 }
 
+/*
+ * The least a CTF trace can be: no packet header or context (the stream file is one packet),
+ * no event header (the stream's one event class is implied), a clock at 1 kHz with a negative
+ * cycle offset (or no clock at all): both events read, of the implied class, at the clock's
+ * origin in ns, on no known CPU.
+ */
+static void test_ctf_minimal_trace_one_packet_implied_event_class(void **state)
+{
+    (void)state;
+    for (int clock = 0; clock < 2; clock++) {
+        char *dir = make_dir();
+        char meta[1024];
+        snprintf(meta, sizeof meta,
+                 "/* CTF 1.8 */\n"
+                 "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+                 "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+                 "trace { major = 1; minor = 8; byte_order = le; };\n"
+                 "%s"
+                 "stream { id = 0; };\n"
+                 "event { name = \"DotNETRuntime:GCEnd_V1\"; id = 0; stream_id = 0; fields := struct {\n"
+                 "  uint32_t _Count; uint32_t _Depth; uint16_t _ClrInstanceID; }; };\n",
+                 clock ? "clock { name = \"monotonic\"; freq = 1000; offset_s = 2; offset = -500; };\n" : "");
+        write_file(dir, "metadata", meta, strlen(meta));
+        static const uint8_t events[20] = {7, 0, 0, 0, 2, 0, 0, 0, 1, 0, 8, 0, 0, 0, 2, 0, 0, 0, 1, 0};
+        write_file(dir, "channel0_0", events, sizeof events);
+        gcev_trace *t;
+        gcev_error err = {0};
+        if (gcev_trace_open_file(dir, NULL, &t, &err) != GCEV_OK) {
+            fail_msg("open: %s", err.message);
+        }
+        gcev_trace_event ev;
+        for (int i = 0; i < 2; i++) {
+            gcev_status st = gcev_trace_next(t, &ev, &err);
+            if (st != GCEV_OK) {
+                fail_msg("event %d: %s %s", i, gcev_status_str(st), err.message);
+            }
+            assert_string_equal(ev.event_name, "GCEnd_V1");
+            assert_int_equal(ev.event_id, 2);
+            assert_int_equal(ev.version, 1);
+            assert_int_equal(ev.payload_size, 10);
+            assert_memory_equal(ev.payload, events + 10 * i, 10);
+            assert_int_equal(ev.timestamp, clock ? 1500000000 : 0); /* 2 s minus 500 cycles of 1 ms */
+            assert_int_equal(ev.processor, UINT32_MAX);
+        }
+        assert_int_equal(gcev_trace_next(t, &ev, &err), GCEV_END);
+        gcev_trace_close(t);
+        remove_dir(dir);
+        free(dir);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1746,6 +1797,7 @@ int main(void)
         cmocka_unit_test(test_ctf_keep_going_skips_a_damaged_packet_or_the_cut_rest),
         cmocka_unit_test(test_ctf_events_discarded_between_packets_is_a_drop),
         cmocka_unit_test(test_ctf_every_flipped_stream_byte_is_read_or_a_located_error),
+        cmocka_unit_test(test_ctf_minimal_trace_one_packet_implied_event_class),
         cmocka_unit_test(test_ctf_each_allocation_failure_is_nomem_or_the_same_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
