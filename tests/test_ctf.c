@@ -1773,6 +1773,66 @@ static void test_ctf_minimal_trace_one_packet_implied_event_class(void **state)
     }
 }
 
+/* Each packet-header and packet-context field that can be wrong, in packet 1: the events of
+ * packet 0, then a format (or limit) error at the packet (the uuid's own offset) that says
+ * which field. */
+static void test_ctf_bad_packet_fields_name_the_field(void **state)
+{
+    (void)state;
+    built b;
+    char *dir = write_trace(HDR_COMPACT, &b);
+    size_t full = (size_t)(b.w.bits / 8);
+    uint8_t *m = malloc(full);
+    static const struct {
+        size_t at;   /* in packet 1 */
+        uint64_t v;  /* little-endian value written there */
+        unsigned w;  /* bytes */
+        size_t erat; /* error offset in packet 1 */
+        gcev_status want;
+        const char *msg;
+    } cases[] = {
+        {0, 0x12345678, 4, 0, GCEV_E_FORMAT, "packet magic is not 0xc1fc1fc1"},
+        {4, 0xee, 1, 4, GCEV_E_FORMAT, "packet uuid differs from the metadata's"},
+        {20, 9, 4, 0, GCEV_E_FORMAT, "packet names a stream class the metadata does not declare"},
+        {48, 1u << 20, 8, 0, GCEV_E_FORMAT, "content_size exceeds it"},    /* content_size bits */
+        {56, 1001, 8, 0, GCEV_E_FORMAT, "packet_size is not whole bytes"}, /* packet_size bits */
+        {48, 64, 8, 0, GCEV_E_FORMAT, "the header exceeds the content"},   /* content < header */
+        {56, UINT64_C(1) << 40, 8, 0, GCEV_E_LIMIT, "larger than the block-size limit"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(m, b.w.d, full);
+        for (unsigned k = 0; k < cases[i].w; k++) {
+            m[b.pkt_start[1] + cases[i].at + k] = (uint8_t)(cases[i].v >> (8 * k));
+        }
+        if (cases[i].at == 56 && cases[i].v >> 32) { /* keep content_size within it */
+            for (unsigned k = 0; k < 8; k++) {
+                m[b.pkt_start[1] + 48 + k] = (uint8_t)(UINT64_C(2048) >> (8 * k));
+            }
+        }
+        write_file(dir, "channel0_2", m, full);
+        gcev_trace *t;
+        gcev_error err = {0};
+        assert_int_equal(gcev_trace_open_file(dir, NULL, &t, &err), GCEV_OK);
+        gcev_trace_event ev;
+        size_t n = 0;
+        gcev_status st;
+        while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+            check_event(&ev, &EVENTS[n]);
+            n++;
+        }
+        if (n != 6 || st != cases[i].want || err.offset != b.pkt_start[1] + cases[i].erat ||
+            !strstr(err.message, cases[i].msg) || !strstr(err.message, "channel0_2")) {
+            fail_msg("case %zu: %zu events, %s at %llu '%s'", i, n, gcev_status_str(st),
+                     (unsigned long long)err.offset, err.message);
+        }
+        gcev_trace_close(t);
+    }
+    free(m);
+    free(b.w.d);
+    remove_dir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1798,6 +1858,7 @@ int main(void)
         cmocka_unit_test(test_ctf_events_discarded_between_packets_is_a_drop),
         cmocka_unit_test(test_ctf_every_flipped_stream_byte_is_read_or_a_located_error),
         cmocka_unit_test(test_ctf_minimal_trace_one_packet_implied_event_class),
+        cmocka_unit_test(test_ctf_bad_packet_fields_name_the_field),
         cmocka_unit_test(test_ctf_each_allocation_failure_is_nomem_or_the_same_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
