@@ -243,6 +243,18 @@ static void test_schema_every_map_entry_is_listed_sorted_and_named(void **state)
     assert_int_equal(gcev_map_entry_at(NULL, 0, &v, &name), GCEV_E_INVALID_ARG);
     assert_int_equal(gcev_map_get_info(NULL, &mi), GCEV_E_INVALID_ARG);
     assert_int_equal(gcev_template_field(NULL, 0, NULL), GCEV_E_INVALID_ARG);
+    /* the other introspection calls on no provider, event or template */
+    gcev_provider_info pi;
+    gcev_event_info ei;
+    assert_int_equal(gcev_provider_get_info(NULL, &pi), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_provider_get_info(ps[0], NULL), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_provider_get_info(ps[0], &pi), GCEV_OK);
+    assert_null(gcev_provider_event_at(NULL, 0));
+    assert_null(gcev_provider_event_at(ps[0], pi.event_count));
+    assert_int_equal(gcev_event_get_info(NULL, &ei), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_event_get_info(gcev_provider_event_at(ps[0], 0), NULL), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_template_struct_size(NULL), 0);
+    assert_int_equal(gcev_template_field_count(NULL), 0);
 }
 
 int main(void)

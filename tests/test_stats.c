@@ -21,6 +21,7 @@
 #include <gcev/gcev_writer.h>
 
 #include "etl_builder.h"
+#include "gcev_stats_internal.h" /* gcev_stats_decode_condemned */
 #include "testutil.h"
 #include "stats_scenarios.h"
 
@@ -2017,6 +2018,67 @@ static void test_stats_every_event_version_feeds_the_model_without_error(void **
     }
 }
 
+/* PerfView's GC label: generation, then N/B/F for the type, then I (induced) or i (induced,
+ * not forced); what the GC does not carry is left out. */
+static void test_stats_gc_label_names_generation_type_and_induced(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t present;
+        uint32_t type, reason, gen;
+        const char *want;
+    } cases[] = {
+        {0, GCEV_STATS_BACKGROUND, 1, 2, "2"},
+        {GCEV_STATS_GC_HAS_TYPE, GCEV_STATS_BLOCKING, 0, 0, "0N"},
+        {GCEV_STATS_GC_HAS_TYPE, GCEV_STATS_BACKGROUND, 0, 2, "2B"},
+        {GCEV_STATS_GC_HAS_TYPE, GCEV_STATS_FOREGROUND, 0, 1, "1F"},
+        {GCEV_STATS_GC_HAS_TYPE, 9, 0, 1, "1"},
+        {GCEV_STATS_GC_HAS_TYPE | GCEV_STATS_GC_HAS_REASON, GCEV_STATS_BLOCKING, 1, 0, "0NI"},
+        {GCEV_STATS_GC_HAS_REASON, 0, 7, 2, "2i"},
+        {GCEV_STATS_GC_HAS_REASON, 0, 3, 2, "2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gcev_stats_gc g;
+        memset(&g, 0, sizeof g);
+        g.present = cases[i].present;
+        g.type = cases[i].type;
+        g.reason = cases[i].reason;
+        g.generation = cases[i].gen;
+        char buf[16];
+        assert_int_equal(gcev_stats_gc_label(&g, buf, sizeof buf), strlen(cases[i].want));
+        assert_string_equal(buf, cases[i].want);
+    }
+    char buf[4] = "xyz";
+    assert_int_equal(gcev_stats_gc_label(NULL, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(gcev_stats_gc_label(NULL, NULL, 0), 0);
+}
+
+/* CondemnReasons decoding: the generation pairs of CondemnReasons0, then the conditions: in
+ * version 0 the high 16 bits of CondemnReasons0, from version 2 CondemnReasons1 (when the
+ * event has it), version 1 none; conditions without a group set nothing. */
+static void test_stats_condemned_reasons_by_history_version(void **state)
+{
+    (void)state;
+    uint8_t g[GCEV_STATS_CONDEMNED_GROUPS];
+    /* generations 1, 2, 0, 3 in the low byte; condition 0 (induced) and 2 (high memory) high */
+    const uint32_t r0 = 1u | 2u << 2 | 0u << 4 | 3u << 6 | 1u << 16 | 1u << 18;
+    gcev_stats_decode_condemned(r0, 0, 0, 0, g);
+    assert_int_equal(g[0], 1);
+    assert_int_equal(g[1], 2);
+    assert_int_equal(g[2], 0);
+    assert_int_equal(g[3], 3);
+    assert_int_equal(g[4], 1); /* Induced = Blocking */
+    gcev_stats_decode_condemned(r0, 1u << 14 | 1u << 11, 1, 2, g);
+    assert_int_equal(g[4], 2);                          /* Induced_noforce_p: NotForced */
+    assert_int_equal(g[2], 2);                          /* Max_gen1: Alloc_Exceeded = 2 */
+    gcev_stats_decode_condemned(r0, 1u << 14, 0, 2, g); /* no CondemnReasons1 */
+    assert_int_equal(g[4], 0);
+    gcev_stats_decode_condemned(r0, 1u << 14, 1, 1, g); /* version 1: no conditions */
+    assert_int_equal(g[4], 0);
+    assert_int_equal(g[0], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2044,6 +2106,8 @@ int main(void)
         cmocka_unit_test(test_stats_join_waits_per_heap),
         cmocka_unit_test(test_stats_allocation_ticks_per_kind_and_the_compat_clamp),
         cmocka_unit_test(test_stats_names_are_distinct_and_null_past_their_range),
+        cmocka_unit_test(test_stats_gc_label_names_generation_type_and_induced),
+        cmocka_unit_test(test_stats_condemned_reasons_by_history_version),
         cmocka_unit_test(test_stats_every_event_version_feeds_the_model_without_error),
         cmocka_unit_test(test_stats_heap_records_and_pins_past_their_limits_are_flagged),
         cmocka_unit_test(test_stats_bgc_phase_times_are_the_first_of_each_private_event),
