@@ -200,6 +200,28 @@ size_t etlb_event_record(etlb *b, const etlb_event *e)
     return etlb_raw(b, rec, pos);
 }
 
+size_t etlb_gc_event(etlb *b, uint16_t id, uint32_t number, int64_t ts, uint32_t pid, uint32_t tid)
+{
+    static const gcev_guid runtime = {
+        0xe13c0d23, 0xccbc, 0x4e12, {0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4}};
+    uint8_t p[26] = {0};
+    for (int k = 0; k < 4; k++) {
+        p[k] = (uint8_t)(number >> (8 * k));
+    }
+    etlb_event e = {.header_type = 0x13,
+                    .pid = pid,
+                    .tid = tid,
+                    .ts = ts,
+                    .provider = runtime,
+                    .id = id,
+                    .version = id == 1 ? 2 : 1,
+                    .level = 4,
+                    .keywords = 1,
+                    .payload = p,
+                    .payload_size = id == 1 ? 26 : 10};
+    return etlb_event_record(b, &e);
+}
+
 uint8_t *etlb_relog_compressed(const etlb *b, size_t first, size_t *size, size_t *offsets)
 {
     uint8_t *out = malloc(b->size);

@@ -92,6 +92,10 @@ typedef struct etlb_event {
 /* An EVENT_HEADER record with its extended items (linked in order). */
 size_t etlb_event_record(etlb *b, const etlb_event *e);
 
+/* A runtime GCStart_V2 (id 1, its 26 bytes) or GCEnd_V1 (id 2, 10 bytes) record of GC
+ * `number` at ts, from process pid and thread tid; the other payload bytes are zero. */
+size_t etlb_gc_event(etlb *b, uint16_t id, uint32_t number, int64_t ts, uint32_t pid, uint32_t tid);
+
 /*
  * The file as a relogger in compressed mode writes it: buffers from `first` on get
  * flag 0x40, BufferSize = header + compressed bytes (no padding, no alignment) and

@@ -547,26 +547,10 @@ static void test_stats_drop_before_heap_stats_flags_last_gc(void **state)
 
 /* ---- ETL ---- */
 
-static const gcev_guid rt_guid = {
-    0xe13c0d23, 0xccbc, 0x4e12, {0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4}};
-
-/* A GCStart_V2 / GCEnd_V1 record of GC `number` at ts. */
+/* A GCStart_V2 / GCEnd_V1 record of GC `number` at ts, process 7, thread 9. */
 static size_t etl_gc_event(etlb *b, uint16_t id, uint32_t number, int64_t ts)
 {
-    uint8_t p[26] = {0};
-    put32(p, number);
-    etlb_event e = {.header_type = 0x13,
-                    .pid = 7,
-                    .tid = 9,
-                    .ts = ts,
-                    .provider = rt_guid,
-                    .id = id,
-                    .version = id == 1 ? 2 : 1,
-                    .level = 4,
-                    .keywords = 1,
-                    .payload = p,
-                    .payload_size = id == 1 ? 26 : 10};
-    return etlb_event_record(b, &e);
+    return etlb_gc_event(b, id, number, ts, 7, 9);
 }
 
 /* The header buffer, then the GCs of nt_build in three buffers. */

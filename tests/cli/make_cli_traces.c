@@ -147,27 +147,6 @@ static int damaged(void)
     return rc;
 }
 
-/* A GCStart_V2 / GCEnd_V1 EVENT_HEADER record of GC `number` at ts. */
-static void etl_gc_event(etlb *b, uint16_t id, uint32_t number, int64_t ts)
-{
-    static const gcev_guid runtime = {
-        0xe13c0d23, 0xccbc, 0x4e12, {0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4}};
-    uint8_t p[26] = {0};
-    put32(p, number);
-    etlb_event e = {.header_type = 0x13,
-                    .pid = 4242,
-                    .tid = 20,
-                    .ts = ts,
-                    .provider = runtime,
-                    .id = id,
-                    .version = id == 1 ? 2 : 1,
-                    .level = 4,
-                    .keywords = 1,
-                    .payload = p,
-                    .payload_size = id == 1 ? 26 : 10};
-    etlb_event_record(b, &e);
-}
-
 /* damaged.etl: the header buffer, then GC n in buffer n (1-3); buffer 2's SavedOffset
  * points past the buffer. */
 static int damaged_etl(void)
@@ -180,8 +159,8 @@ static int damaged_etl(void)
     etlb_buffer_end(&b);
     for (uint32_t n = 1; n <= 3; n++) {
         etlb_buffer_begin(&b, 0, 0);
-        etl_gc_event(&b, 1, n, 1000 * (int64_t)n);
-        etl_gc_event(&b, 2, n, 1000 * (int64_t)n + 500);
+        etlb_gc_event(&b, 1, n, 1000 * (int64_t)n, 4242, 20);
+        etlb_gc_event(&b, 2, n, 1000 * (int64_t)n + 500, 4242, 20);
         etlb_buffer_end(&b);
     }
     put32(b.data + b.buffers[2] + 4, 9999);
