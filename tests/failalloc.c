@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Allocation-failure injection (failalloc.h): the --wrap targets and the driver. */
 #include "failalloc.h"
+#include "drip_reader.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -87,27 +88,6 @@ size_t failalloc_every(failalloc_run run, void *ctx)
         nomem += st == GCEV_E_NOMEM;
     }
     return nomem;
-}
-
-typedef struct drip {
-    const uint8_t *p;
-    size_t n, pos;
-} drip;
-
-/* A callback that hands out 1 to 3 bytes per call, like a slow pipe. */
-static long long drip_read(void *ctx, void *buf, size_t n)
-{
-    drip *d = ctx;
-    size_t k = 1 + d->pos % 3;
-    if (k > n) {
-        k = n;
-    }
-    if (k > d->n - d->pos) {
-        k = d->n - d->pos;
-    }
-    memcpy(buf, d->p + d->pos, k);
-    d->pos += k;
-    return (long long)k;
 }
 
 static uint64_t digest_add(uint64_t h, uint64_t x)

@@ -11,6 +11,7 @@
 
 #include <gcev/gcev_trace.h>
 
+#include "drip_reader.h"
 #include "failalloc.h"
 #include "gcev_nettrace_event.h"
 #include "gcev_nettrace_meta.h"
@@ -211,27 +212,6 @@ static void test_nettrace_sequence_gap_counts_drops(void **s)
         gcev_trace_close(t);
         gcev_writer_free(w);
     }
-}
-
-typedef struct drip {
-    const uint8_t *p;
-    size_t n, pos;
-} drip;
-
-/* A callback that hands out 1 to 3 bytes per call, like a slow pipe. */
-static long long drip_read(void *ctx, void *buf, size_t n)
-{
-    drip *d = ctx;
-    size_t k = 1 + d->pos % 3;
-    if (k > n) {
-        k = n;
-    }
-    if (k > d->n - d->pos) {
-        k = d->n - d->pos;
-    }
-    memcpy(buf, d->p + d->pos, k);
-    d->pos += k;
-    return (long long)k;
 }
 
 static void test_nettrace_reader_callback_matches_memory(void **s)
