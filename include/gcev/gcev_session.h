@@ -176,7 +176,8 @@ typedef struct gcev_session_options {
      * truncated, mode 0666 & ~umask): a .nettrace that gcev and TraceEvent read */
     const char *record_path;
     /* how the stream is read (gcev_trace.h): order (GCEV_TRACE_ORDER_TIME releases events
-     * at each sequence point the runtime sends), max_block_size */
+     * at each sequence point the runtime sends, GCEV_TRACE_ORDER_STREAM at each of its
+     * ~100 ms flushes), max_block_size */
     gcev_trace_options trace;
 } gcev_session_options;
 

@@ -150,7 +150,18 @@ typedef long long (*gcev_read_fn)(void *ctx, void *buf, size_t n);
  */
 enum {
     GCEV_TRACE_ORDER_FILE = 0, /* as stored (default) */
-    GCEV_TRACE_ORDER_TIME = 1  /* timestamp order, bounded memory (see above) */
+    GCEV_TRACE_ORDER_TIME = 1, /* timestamp order, bounded memory (see above) */
+    /*
+     * Timestamp order with the latency of the writer, for live streams (gcev_session):
+     * an event is returned as soon as the input proves that no older one can follow.
+     * EventPipe NetTrace V4-V6 marks, at every flush (about every 100 ms in a live
+     * session), the first event it writes of each thread as the oldest still to come;
+     * these marks and the sequence points release the events held before them. Memory:
+     * the events between two marks (a copy of each), at most 1 M events / 256 MiB (past
+     * that the oldest are returned early). Inputs without such marks (NetPerf, ETL, CTF)
+     * are ordered as by GCEV_TRACE_ORDER_TIME.
+     */
+    GCEV_TRACE_ORDER_STREAM = 2
 };
 
 typedef struct gcev_trace_options {

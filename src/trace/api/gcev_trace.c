@@ -11,6 +11,7 @@
 #include "gcev_compiler.h"
 #include "gcev_error.h"
 #include "gcev_order.h"
+#include "gcev_reorder.h"
 #include "gcev_etl.h"
 #include "gcev_nettrace.h"
 #include "gcev_trace_core.h"
@@ -270,7 +271,16 @@ static gcev_status trace_start(gcev_trace *t, const char *path, int folder, cons
     t->info.pointer_size = 8;
     gcev_error e = {0};
     gcev_status st = folder ? gcev_ctf_open_dir(t, path, &e) : trace_detect(t, path, 0, &e);
-    if (st == GCEV_OK && t->opts.order == GCEV_TRACE_ORDER_TIME && !t->time_ordered) {
+    int64_t mark;
+    if (st == GCEV_OK && t->opts.order == GCEV_TRACE_ORDER_STREAM && t->ops->sorted_before &&
+        t->ops->sorted_before(t, &mark)) {
+        t->reorder = gcev_reorder_create(0, t->src.max_take);
+        if (!t->reorder) {
+            st = trace_fail(&e, GCEV_E_NOMEM, 0, "out of memory");
+        }
+    } else if (st == GCEV_OK &&
+               (t->opts.order == GCEV_TRACE_ORDER_TIME || t->opts.order == GCEV_TRACE_ORDER_STREAM) &&
+               !t->time_ordered) {
         t->order = gcev_order_create(0, t->src.max_take);
         if (!t->order) {
             st = trace_fail(&e, GCEV_E_NOMEM, 0, "out of memory");
@@ -482,13 +492,49 @@ static gcev_status trace_next_timed(gcev_trace *t, gcev_trace_event *ev, gcev_er
     }
 }
 
+/* GCEV_TRACE_ORDER_STREAM: events wait until the reader's watermark passes them. */
+static gcev_status trace_next_stream(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
+    gcev_reorder *r = t->reorder;
+    for (;;) {
+        if (gcev_reorder_pop(r, ev)) {
+            return GCEV_OK;
+        }
+        if (t->sticky != GCEV_OK) {
+            if (err) {
+                *err = t->sticky_err;
+            }
+            return trace_errno(t, t->sticky);
+        }
+        gcev_error e = {0};
+        gcev_trace_event tmp;
+        memset(&tmp, 0, sizeof tmp);
+        gcev_status st = trace_read(t, &tmp, &e);
+        if (st == GCEV_OK) {
+            trace_finish_event(t, &tmp);
+            st = gcev_reorder_push(r, &tmp);
+            if (st != GCEV_OK) {
+                return trace_stick(t, st, NULL, err);
+            }
+            int64_t mark;
+            if (t->ops->sorted_before && t->ops->sorted_before(t, &mark)) {
+                gcev_reorder_release_to(r, mark);
+            }
+            continue;
+        }
+        /* End or fault: release what is held first, then report it. */
+        trace_record(t, st, &e);
+        gcev_reorder_release_all(r);
+    }
+}
+
 static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
 
 gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
 {
     /* The walk's hot path: file order, no error yet, a reader that fills the whole
      * event and its ms (t->finishes_event); the rest is trace_next_slow. */
-    if (t && ev && !t->order && t->sticky == GCEV_OK && t->finishes_event) {
+    if (t && ev && !t->order && !t->reorder && t->sticky == GCEV_OK && t->finishes_event) {
         gcev_error e;
         e.message = NULL; /* a reader that fails sets all of e; trace_record tells when it did not */
         gcev_status st = t->ops->next(t, ev, &e);
@@ -511,6 +557,9 @@ static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event
     }
     if (t->order) {
         return trace_next_timed(t, ev, err);
+    }
+    if (t->reorder) {
+        return trace_next_stream(t, ev, err);
     }
     if (t->sticky != GCEV_OK) {
         if (err) {
@@ -578,6 +627,7 @@ void gcev_trace_close(gcev_trace *t)
         t->ops->destroy(t);
     }
     gcev_order_destroy(t->order);
+    gcev_reorder_destroy(t->reorder);
     gcev_source_close(&t->src);
     gcev_archive_close(t->archive);
     free(t->drops);

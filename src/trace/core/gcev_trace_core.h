@@ -27,6 +27,13 @@ typedef struct gcev_trace_ops {
      */
     gcev_status (*resync)(gcev_trace *t, const gcev_error *fault, uint64_t *from, uint64_t *to,
                           gcev_error *err);
+    /*
+     * GCEV_TRACE_ORDER_STREAM, or NULL when the reader's format marks no watermarks: returns 1
+     * and sets *ts to the newest timestamp at or below which every event of the input has been
+     * returned by next() (INT64_MIN while none is known yet); 0 when this input has no such
+     * marks (then ORDER_STREAM sorts as ORDER_TIME does).
+     */
+    int (*sorted_before)(const gcev_trace *t, int64_t *ts);
 } gcev_trace_ops;
 
 enum { GCEV_MAX_DROPS = 1024, GCEV_MAX_SKIPS = 1024 };
@@ -74,7 +81,8 @@ struct gcev_trace {
     uint64_t dropped_total;
     gcev_trace_drop *drops;
     size_t ndrops;
-    void *order; /* timestamp-order state */
+    void *order;   /* timestamp-order state (gcev_order.h) */
+    void *reorder; /* GCEV_TRACE_ORDER_STREAM state (gcev_reorder.h) */
     /* set by a reader that resolves ev->provider itself (NULL then means unknown):
      * gcev_trace.c then skips its per-event look-up by name/GUID */
     int provider_resolved;

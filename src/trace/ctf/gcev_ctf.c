@@ -708,7 +708,7 @@ static void ctf_destroy(gcev_trace *t)
     t->impl = NULL;
 }
 
-static const gcev_trace_ops ctf_ops = {ctf_next, ctf_destroy, NULL}; /* keep-going: advance_keep_going */
+static const gcev_trace_ops ctf_ops = {ctf_next, ctf_destroy, NULL, NULL}; /* keep-going: advance_keep_going */
 
 /* ---- opening ----------------------------------------------------------------- */
 

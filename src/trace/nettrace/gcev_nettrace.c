@@ -896,9 +896,22 @@ static gcev_status nettrace_resync(gcev_trace *t, const gcev_error *fault, uint6
     return st;
 }
 
-static const gcev_trace_ops nettrace_ops = {nettrace_next, nettrace_destroy, nettrace_resync};
+/* NetTrace V4+ marks the oldest event of each thread per flush (gcev_reorder.h); NetPerf,
+ * fully sorted by its writer but unmarked, is ordered as by GCEV_TRACE_ORDER_TIME. */
+static int nettrace_sorted_before(const gcev_trace *t, int64_t *ts)
+{
+    const gcev_nettrace *np = t->impl;
+    if (np->version < 4) {
+        return 0;
+    }
+    *ts = np->has_sorted ? np->sorted_ts : INT64_MIN;
+    return 1;
+}
+
+static const gcev_trace_ops nettrace_ops = {nettrace_next, nettrace_destroy, nettrace_resync,
+                                            nettrace_sorted_before};
 /* keep-going in this mode resynchronises inside read_segment (file order), not through trace/api */
-static const gcev_trace_ops nettrace_ordered_ops = {nettrace_next_ordered, nettrace_destroy, NULL};
+static const gcev_trace_ops nettrace_ordered_ops = {nettrace_next_ordered, nettrace_destroy, NULL, NULL};
 
 /*
  * Timestamp order without copies where the runs' records can be read again from

@@ -19,6 +19,14 @@
 
 static const char ev_trunc[] = "event record overruns its block";
 
+void gcev_np_mark_sorted(gcev_nettrace *np, int64_t ts)
+{
+    if (!np->has_sorted || ts > np->sorted_ts) {
+        np->sorted_ts = ts;
+        np->has_sorted = 1;
+    }
+}
+
 /* Fixed NetPerf header: EventSize covers the rest, stack and alignment padding included. */
 static int hdr_v3(np_cur *c, np_hdr *h)
 {
@@ -75,6 +83,7 @@ static int hdr_uncompressed(np_cur *c, uint32_t version, np_hdr *h)
     if (!ok) {
         return 0;
     }
+    h->sorted = (h->meta_id & 0x80000000u) != 0;
     h->meta_id &= 0x7fffffffu; /* high bit: IsSorted */
     h->payload = e.p + e.pos;
     static const gcev_guid zero;
@@ -196,6 +205,12 @@ NP_HOT int hdr_compressed(np_cur *c, gcev_nettrace *np)
         return 0;
     }
     h->ts += v; /* unsigned: wraps modulo 2^64 */
+    if ((flags & 64) && np->blk_is_events == 1) {
+        /* IsSorted: nothing older is still to come (gcev_reorder.h). Not in metadata blocks:
+         * the writer copies the flag of the event whose metadata it writes first, which need
+         * not be the first of its thread (seen in a .NET 10 server GC trace) */
+        gcev_np_mark_sorted(np, (int64_t)h->ts);
+    }
     if (flags & (16 | 32)) {
         c->pos = pos;
         if (np->version >= 6) {
@@ -663,6 +678,9 @@ static GCEV_NOINLINE gcev_status block_next_other(gcev_trace *t, gcev_trace_even
         } else {
             memset(&h, 0, sizeof h);
             ok = hdr_uncompressed(&c, np->version, &h);
+            if (ok && h.sorted && np->blk_is_events == 1) {
+                gcev_np_mark_sorted(np, (int64_t)h.ts);
+            }
         }
         if (!ok) {
             return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
@@ -764,6 +782,7 @@ gcev_status gcev_np_sequence_point(gcev_trace *t, np_cur *c, uint64_t file_off, 
     if (!ok) {
         return gcev_np_fail(err, GCEV_E_FORMAT, file_off + c->pos, "malformed sequence point block");
     }
+    gcev_np_mark_sorted(np, (int64_t)ts); /* every event before it was written before it */
     if (np->ordered) {
         /* the segment's events are still to be merged: they need its stacks */
         np->ord.deferred_sp = 1;

@@ -30,5 +30,7 @@ gcev_status gcev_np_entry_take(gcev_trace *t, const np_entry *e, gcev_trace_even
 gcev_status gcev_np_run_take(gcev_trace *t, np_run *r, gcev_trace_event *ev, int *more, gcev_error *err);
 /* The sequence point's table clearing, which ordered mode defers until its segment is merged. */
 void gcev_np_sequence_point_clear(gcev_nettrace *np, uint32_t flags);
+/* Raises the GCEV_TRACE_ORDER_STREAM watermark to ts (an IsSorted event, a sequence point). */
+void gcev_np_mark_sorted(gcev_nettrace *np, int64_t ts);
 
 #endif

@@ -150,6 +150,7 @@ typedef struct np_hdr {
     const uint8_t *stack; /* V1-V3 inline stack */
     uint32_t stack_size;
     uint8_t has_act, has_rel; /* V4/V5: act / rel are not all zero */
+    uint8_t sorted;           /* uncompressed V4/V5: the IsSorted bit of the metadata id */
 } np_hdr;
 
 /* ---- metadata ---- */
@@ -312,6 +313,10 @@ typedef struct gcev_nettrace {
     np_seq *seqs;
     size_t nseqs, cap_seqs;
     gcev_idmap seq_ids;
+    /* GCEV_TRACE_ORDER_STREAM's watermark: the newest timestamp the writer marked as the
+     * oldest still to come (an IsSorted event, a sequence point); has_sorted: one was seen */
+    int64_t sorted_ts;
+    int has_sorted;
     /* last capture thread seen (consecutive events mostly share it) */
     uint64_t last_seq_capture;
     uint32_t last_seq_index; /* UINT32_MAX = none */
