@@ -13,6 +13,7 @@
 
 #include "drip_reader.h"
 #include "failalloc.h"
+#include "flood_ids.h"
 #include "gcev_nettrace_event.h"
 #include "gcev_nettrace_meta.h"
 #include "gcev_nettrace_state.h" /* the reader's metadata table (flush tests) */
@@ -1171,6 +1172,111 @@ static void test_nettrace_every_flipped_byte_is_read_or_a_located_error(void **s
 
 /* 1100 sequence gaps: every dropped event is counted, the first 1024 gaps are kept in detail
  * (in file order, each with its expected and seen numbers), the rest only counted. */
+/* Issue 22: capture-thread ids (event headers, sequence points) and V6 thread rows that all
+ * shared one slot under the id map's former unkeyed hash. Reading them is linear work: the
+ * slots the reader's maps examine stay a small multiple of the ids (n^2 / 2 before). */
+static void test_nettrace_flooding_thread_ids_costs_linear_work(void **s)
+{
+    (void)s;
+    enum { N = 1 << 15 };
+    static const uint32_t fvs[] = {4, 5, 6};
+    for (size_t v = 0; v < sizeof fvs / sizeof fvs[0]; v++) {
+        wtrace t;
+        wt_start(&t, fvs[v], 1);
+        uint32_t meta = wt_define(&t, "MySource", 7, "E", field_a, 1);
+        for (uint32_t i = 1; i <= N; i++) {
+            wt_event(&t, meta, flood_id(i), 100 + i, 0);
+        }
+        assert_int_equal(gcev_writer_sequence_point(t.w, 100 + N + 1), GCEV_OK);
+        wt_finish(&t);
+        gcev_trace *tr;
+        assert_int_equal(gcev_trace_open_memory(t.data, t.size, NULL, &tr, NULL), GCEV_OK);
+        gcev_trace_event ev;
+        gcev_status st;
+        uint32_t n = 0;
+        while ((st = gcev_trace_next(tr, &ev, NULL)) == GCEV_OK) {
+            assert_true(ev.thread_id == flood_id(n + 1));
+            n++;
+        }
+        assert_int_equal(st, GCEV_END);
+        assert_int_equal(n, N);
+        assert_int_equal(gcev_trace_dropped_events(tr), 0);
+        const gcev_nettrace *np = tr->impl;
+        assert_int_equal(np->nseqs, N);
+        if (np->seq_ids.probes > (uint64_t)8 * N) {
+            fail_msg("V%u: %llu probes for %d capture threads", fvs[v],
+                     (unsigned long long)np->seq_ids.probes, N);
+        }
+        if (fvs[v] == 6) {
+            assert_int_equal(np->nthreads, N);
+            if (np->thread_ids.probes > (uint64_t)8 * N) {
+                fail_msg("V6: %llu probes for %d thread rows", (unsigned long long)np->thread_ids.probes, N);
+            }
+        }
+        gcev_trace_close(tr);
+        gcev_writer_free(t.w);
+    }
+}
+
+static size_t put_varu64(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    do {
+        p[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    return n;
+}
+
+/* Issue 22: at most NP_MAX_THREADS capture threads and V6 thread rows; one more is
+ * GCEV_E_LIMIT, at the sequence-point block or at the thread row. */
+static void test_nettrace_more_threads_than_the_limit_is_a_located_limit_error(void **s)
+{
+    (void)s;
+    const size_t n = (size_t)NP_MAX_THREADS + 1;
+    uint8_t *b = malloc(16 + n * 12);
+    assert_non_null(b);
+    /* V6 sequence point: timestamp, flags, count, (capture thread, sequence) pairs */
+    size_t len = 0;
+    memset(b, 0, 12);
+    len = 12;
+    b[len++] = (uint8_t)n;
+    b[len++] = (uint8_t)(n >> 8);
+    b[len++] = (uint8_t)(n >> 16);
+    b[len++] = (uint8_t)(n >> 24);
+    for (size_t i = 1; i <= n; i++) {
+        len += put_varu64(b + len, flood_id(i));
+        len += put_varu64(b + len, 1);
+    }
+    np_bare f;
+    np_bare_open(&f, 6, 0);
+    gcev_error err = {0};
+    np_cur c = {b, len, 0};
+    assert_int_equal(gcev_np_sequence_point(&f.t, &c, 1000, &err), GCEV_E_LIMIT);
+    assert_int_equal(err.offset, 1000);
+    assert_string_equal(err.message, "more than 1048576 capture threads");
+    assert_int_equal(f.np->nseqs, NP_MAX_THREADS);
+    np_bare_close(&f);
+    /* V6 thread block: rows of (size, index); the one past the limit is named */
+    len = 0;
+    size_t last_row = 0;
+    for (size_t i = 1; i <= n; i++) {
+        last_row = len;
+        size_t k = put_varu64(b + len + 2, i);
+        b[len] = (uint8_t)k;
+        b[len + 1] = 0;
+        len += 2 + k;
+    }
+    np_bare_open(&f, 6, 0);
+    c = (np_cur){b, len, 0};
+    assert_int_equal(gcev_np_thread_block(&f.t, &c, 1000, &err), GCEV_E_LIMIT);
+    assert_int_equal(err.offset, 1000 + last_row);
+    assert_string_equal(err.message, "more than 1048576 threads in the thread table");
+    assert_int_equal(f.np->nthreads, NP_MAX_THREADS);
+    np_bare_close(&f);
+    free(b);
+}
+
 static void test_nettrace_more_gaps_than_kept_are_all_counted(void **s)
 {
     (void)s;
@@ -1236,6 +1342,8 @@ int main(void)
         cmocka_unit_test(test_nettrace_varied_headers_read_back_and_every_cut_is_truncated),
         cmocka_unit_test(test_nettrace_every_flipped_byte_is_read_or_a_located_error),
         cmocka_unit_test(test_nettrace_more_gaps_than_kept_are_all_counted),
+        cmocka_unit_test(test_nettrace_flooding_thread_ids_costs_linear_work),
+        cmocka_unit_test(test_nettrace_more_threads_than_the_limit_is_a_located_limit_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

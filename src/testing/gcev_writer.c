@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcev_idmap.h"
 #include "gcev_read.h"
 
 typedef struct wbuf {
@@ -41,9 +42,9 @@ struct gcev_writer {
     uint32_t next_label_id;
     wthread *threads;
     size_t nthreads, cap_threads;
-    uint64_t *v6_threads; /* thread indexes already described (V6) */
-    size_t nv6, cap_v6;
-    uint32_t *meta_off; /* V1/V2: file offset of metadata record id - 1 */
+    gcev_idmap thread_ids; /* capture thread -> index in threads (tests write 100k+ threads) */
+    gcev_idmap v6_ids;     /* V6: thread indexes already described (-> 1) */
+    uint32_t *meta_off;    /* V1/V2: file offset of metadata record id - 1 */
     size_t cap_meta_off;
     int finished;
 };
@@ -544,10 +545,9 @@ gcev_status gcev_writer_define(gcev_writer *w, const gcev_writer_meta *m, uint32
 
 static wthread *thread_of(gcev_writer *w, uint64_t cap)
 {
-    for (size_t i = 0; i < w->nthreads; i++) {
-        if (w->threads[i].capture == cap) {
-            return &w->threads[i];
-        }
+    uint32_t i = gcev_idmap_get(&w->thread_ids, cap);
+    if (i != UINT32_MAX) {
+        return &w->threads[i];
     }
     if (w->nthreads == w->cap_threads) {
         size_t c = w->cap_threads ? w->cap_threads * 2 : 8;
@@ -558,6 +558,9 @@ static wthread *thread_of(gcev_writer *w, uint64_t cap)
         w->threads = t;
         w->cap_threads = c;
     }
+    if (w->nthreads >= UINT32_MAX - 1 || !gcev_idmap_put(&w->thread_ids, cap, (uint32_t)w->nthreads)) {
+        return NULL;
+    }
     w->threads[w->nthreads].capture = cap;
     w->threads[w->nthreads].last = 0;
     return &w->threads[w->nthreads++];
@@ -566,21 +569,12 @@ static wthread *thread_of(gcev_writer *w, uint64_t cap)
 /* V6: describes a thread index (= the OS thread id here) before its first use. */
 static int v6_thread(gcev_writer *w, uint64_t tid)
 {
-    for (size_t i = 0; i < w->nv6; i++) {
-        if (w->v6_threads[i] == tid) {
-            return 1;
-        }
+    if (gcev_idmap_get(&w->v6_ids, tid) != UINT32_MAX) {
+        return 1;
     }
-    if (w->nv6 == w->cap_v6) {
-        size_t c = w->cap_v6 ? w->cap_v6 * 2 : 8;
-        uint64_t *t = realloc(w->v6_threads, c * sizeof *t);
-        if (!t) {
-            return 0;
-        }
-        w->v6_threads = t;
-        w->cap_v6 = c;
+    if (!gcev_idmap_put(&w->v6_ids, tid, 1)) {
+        return 0;
     }
-    w->v6_threads[w->nv6++] = tid;
     flush_events(w);
     wbuf row = {0}, body = {0};
     putvar(&row, tid);
@@ -805,7 +799,7 @@ gcev_status gcev_writer_sequence_point_flags(gcev_writer *w, int64_t timestamp, 
     write_block(w, "SPBlock", 4, &body);
     free(body.p);
     if (flags & GCEV_WRITER_SP_FLUSH_THREADS) {
-        w->nv6 = 0; /* the reader forgot the thread rows: describe threads again */
+        gcev_idmap_clear(&w->v6_ids); /* the reader forgot the thread rows: describe them again */
     }
     return w->out.failed ? GCEV_E_NOMEM : GCEV_OK;
 }
@@ -853,7 +847,8 @@ void gcev_writer_free(gcev_writer *w)
         free(w->out.p);
         free(w->blk.p);
         free(w->threads);
-        free(w->v6_threads);
+        gcev_idmap_free(&w->thread_ids);
+        gcev_idmap_free(&w->v6_ids);
         free(w->meta_off);
         free(w);
     }

@@ -254,9 +254,9 @@ static void seq_drop(gcev_trace *t, uint64_t capture, uint32_t expected, uint32_
     gcev_trace_note_drop(t, &d);
 }
 
-/* Returns 0 when out of memory. */
-static GCEV_NOINLINE int seq_observe(gcev_trace *t, uint64_t capture, uint32_t seq, int64_t ts, uint64_t off,
-                                     int from_sequence_point)
+/* GCEV_E_NOMEM, or GCEV_E_LIMIT past NP_MAX_THREADS capture threads (at off). */
+static GCEV_NOINLINE gcev_status seq_observe(gcev_trace *t, uint64_t capture, uint32_t seq, int64_t ts,
+                                             uint64_t off, int from_sequence_point, gcev_error *err)
 {
     gcev_nettrace *np = t->impl;
     uint32_t i;
@@ -266,14 +266,17 @@ static GCEV_NOINLINE int seq_observe(gcev_trace *t, uint64_t capture, uint32_t s
         i = gcev_idmap_get(&np->seq_ids, capture);
     }
     if (i == UINT32_MAX) {
+        if (np->nseqs >= NP_MAX_THREADS) {
+            return gcev_np_fail(err, GCEV_E_LIMIT, off, "more than 1048576 capture threads");
+        }
         if (!gcev_reserve((void **)&np->seqs, &np->cap_seqs, np->nseqs + 1, sizeof *np->seqs) ||
             !gcev_idmap_put(&np->seq_ids, capture, (uint32_t)np->nseqs)) {
-            return 0;
+            return gcev_np_fail(err, GCEV_E_NOMEM, off, "out of memory");
         }
         np->seqs[np->nseqs].capture = capture;
         np->seqs[np->nseqs].last = seq;
         np->nseqs++;
-        return 1;
+        return GCEV_OK;
     }
     np->last_seq_capture = capture;
     np->last_seq_index = i;
@@ -285,7 +288,7 @@ static GCEV_NOINLINE int seq_observe(gcev_trace *t, uint64_t capture, uint32_t s
             seq_drop(t, capture, s->last + 1, seq, gap, ts, off);
             s->last = seq;
         }
-        return 1;
+        return GCEV_OK;
     }
     uint32_t expected = s->last + 1;
     uint32_t gap = seq - expected;
@@ -294,7 +297,7 @@ static GCEV_NOINLINE int seq_observe(gcev_trace *t, uint64_t capture, uint32_t s
         seq_drop(t, capture, expected, seq, gap, ts, off);
     }
     s->last = seq;
-    return 1;
+    return GCEV_OK;
 }
 
 /* ---- the event record ---- */
@@ -439,8 +442,8 @@ static gcev_status fill_event_observe(gcev_trace *t, gcev_nettrace *np, const np
         if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == h->capture &&
             h->seq == np->seqs[np->last_seq_index].last + 1) {
             np->seqs[np->last_seq_index].last = h->seq;
-        } else if (!seq_observe(t, h->capture, h->seq, (int64_t)h->ts, off, 0)) {
-            return gcev_np_fail(err, GCEV_E_NOMEM, off, "out of memory");
+        } else {
+            return seq_observe(t, h->capture, h->seq, (int64_t)h->ts, off, 0, err);
         }
     }
     return GCEV_OK;
@@ -522,8 +525,8 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, g
     if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == h->capture &&
         h->seq == np->seqs[np->last_seq_index].last + 1) {
         np->seqs[np->last_seq_index].last = h->seq;
-    } else if (!seq_observe(t, h->capture, h->seq, (int64_t)h->ts, off, 0)) {
-        return gcev_np_fail(err, GCEV_E_NOMEM, off, "out of memory");
+    } else {
+        return seq_observe(t, h->capture, h->seq, (int64_t)h->ts, off, 0, err);
     }
     return GCEV_OK;
 }
@@ -775,8 +778,9 @@ gcev_status gcev_np_sequence_point(gcev_trace *t, np_cur *c, uint64_t file_off, 
         } else {
             ok = np_u64(c, &cap) && np_u32(c, &seq);
         }
-        if (ok && !seq_observe(t, cap, seq, (int64_t)ts, file_off, 1)) {
-            return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
+        gcev_status st;
+        if (ok && (st = seq_observe(t, cap, seq, (int64_t)ts, file_off, 1, err)) != GCEV_OK) {
+            return st;
         }
     }
     if (!ok) {
@@ -858,6 +862,10 @@ gcev_status gcev_np_thread_block(gcev_trace *t, np_cur *c, uint64_t file_off, gc
         }
         uint32_t i = gcev_idmap_get(&np->thread_ids, index);
         if (i == UINT32_MAX) {
+            if (np->nthreads >= NP_MAX_THREADS) {
+                return gcev_np_fail(err, GCEV_E_LIMIT, row_off,
+                                    "more than 1048576 threads in the thread table");
+            }
             if (!gcev_reserve((void **)&np->threads, &np->cap_threads, np->nthreads + 1,
                               sizeof *np->threads) ||
                 !gcev_idmap_put(&np->thread_ids, index, (uint32_t)np->nthreads)) {
@@ -878,8 +886,9 @@ gcev_status gcev_np_remove_thread_block(gcev_trace *t, np_cur *c, uint64_t file_
             return gcev_np_fail(err, GCEV_E_FORMAT, file_off + c->pos, "malformed remove-thread block");
         }
         /* The final sequence number: a last chance to see dropped events. */
-        if (!seq_observe(t, index, (uint32_t)seq, 0, file_off, 1)) {
-            return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
+        gcev_status st = seq_observe(t, index, (uint32_t)seq, 0, file_off, 1, err);
+        if (st != GCEV_OK) {
+            return st;
         }
     }
     return GCEV_OK;

@@ -20,6 +20,11 @@ static inline gcev_status gcev_np_fail(gcev_error *err, gcev_status code, uint64
     return gcev_error_set(err, code, offset, NULL, msg);
 }
 
+/* Distinct capture threads (sequence numbers) and V6 thread rows a reader keeps at most: the
+ * file names them, so without a bound a small file could make the tables as large as it
+ * likes. A real process seldom has more than a few thousand threads in a trace. */
+enum { NP_MAX_THREADS = 1u << 20 };
+
 /* ---- bounded cursor over one block (offsets relative to the block) ---- */
 
 typedef struct np_cur {
