@@ -512,6 +512,124 @@ static void handle_pairing_and_limit(int private_handles)
     gcev_stats_free(k.s);
 }
 
+/* One handle event of either provider on thread tid: op 's' Set (object obj), 'd' Destroy. */
+static void handle_ev(sink *k, int prv, char op, double ms, uint64_t tid, uint64_t id, uint64_t obj)
+{
+    gcev_event ev;
+    ev_clear(&ev);
+    k->prov = prv ? &gcev_provider_private : NULL;
+    if (op == 's' && prv) {
+        ev.u.private_prv_set_gc_handle.handle_id = id;
+        ev.u.private_prv_set_gc_handle.object_id = obj;
+        ev.u.private_prv_set_gc_handle.kind = 3;
+        emit(k, 194, 0, &ev, ms, tid);
+    } else if (op == 's') {
+        ev.u.set_gc_handle.handle_id = id;
+        ev.u.set_gc_handle.object_id = obj;
+        ev.u.set_gc_handle.kind = 3;
+        emit(k, 30, 0, &ev, ms, tid);
+    } else if (prv) {
+        ev.u.private_prv_destroy_gc_handle.handle_id = id;
+        emit(k, 195, 0, &ev, ms, tid);
+    } else {
+        ev.u.destroy_gc_handle.handle_id = id;
+        emit(k, 31, 0, &ev, ms, tid);
+    }
+    k->prov = NULL;
+}
+
+/* Issue 28: the public and the private report of one handle operation (the runtime fires
+ * both, one after the other on the same thread, same fields) count once, in either order;
+ * a Set of a live handle is a reassignment, not a creation. */
+static void test_stats_handle_twins_count_once(void **state)
+{
+    (void)state;
+    sink k;
+    memset(&k, 0, sizeof k);
+    k.ps = 8;
+    assert_int_equal(gcev_stats_create(NULL, &k.s), GCEV_OK);
+    /* thread 7: three creations, public first; thread 8 interleaves its own */
+    for (uint64_t i = 0; i < 3; i++) {
+        handle_ev(&k, 0, 's', 1.0 + i, 7, 0x100 + i * 8, 0x9000 + i);
+        handle_ev(&k, 0, 's', 1.0 + i, 8, 0x200 + i * 8, 0xa000 + i);
+        handle_ev(&k, 1, 's', 1.0 + i, 7, 0x100 + i * 8, 0x9000 + i);
+        handle_ev(&k, 1, 's', 1.0 + i, 8, 0x200 + i * 8, 0xa000 + i);
+    }
+    /* equal timestamps may come out private first */
+    handle_ev(&k, 1, 'd', 5.0, 7, 0x100, 0);
+    handle_ev(&k, 0, 'd', 5.0, 7, 0x100, 0);
+    handle_ev(&k, 0, 'd', 6.0, 8, 0x200, 0);
+    handle_ev(&k, 1, 'd', 6.0, 8, 0x200, 0);
+    /* the runtime stores a new object into a live handle: a reassignment (both providers) */
+    handle_ev(&k, 0, 's', 7.0, 7, 0x108, 0x9999);
+    handle_ev(&k, 1, 's', 7.0, 7, 0x108, 0x9999);
+    /* a private report that differs is an operation of its own, not a second report */
+    handle_ev(&k, 0, 's', 8.0, 8, 0x208, 0xb000);
+    handle_ev(&k, 1, 's', 8.0, 8, 0x208, 0xb001);
+    /* private only (the public one dropped): counted once */
+    handle_ev(&k, 1, 'd', 9.0, 8, 0x210, 0);
+    assert_int_equal(gcev_stats_finish(k.s), GCEV_OK);
+    const gcev_stats_pairing *p = gcev_stats_handle_pairing(k.s);
+    assert_int_equal(p->created, 6);
+    assert_int_equal(p->freed, 3);
+    assert_int_equal(p->unmatched_frees, 0);
+    assert_int_equal(p->unmatched_after_loss, 0);
+    assert_int_equal(p->live, 3);
+    assert_int_equal(p->reassigned, 3);
+    assert_int_equal(p->merged_events, 9);
+    const gcev_stats_handle *h = gcev_stats_live_handle_at(k.s, 0);
+    assert_int_equal(h->handle_id, 0x108); /* created at 2.0, then reassigned */
+    assert_int_equal(h->object_id, 0x9999);
+    assert_true(h->created_ms == 2.0);
+    assert_int_equal(gcev_stats_live_handle_at(k.s, 1)->object_id, 0xb001);
+    gcev_stats_free(k.s);
+}
+
+/* A free with no creation is a handle made before the trace began, unless the trace reported
+ * a loss before it; a loss reported late (its time before frees already read) counts too.
+ * A segment reported again while live (the private provider's enabling re-reports them) is
+ * not a second creation. */
+static void test_stats_unmatched_frees_and_losses(void **state)
+{
+    (void)state;
+    sink k;
+    memset(&k, 0, sizeof k);
+    k.ps = 8;
+    assert_int_equal(gcev_stats_create(NULL, &k.s), GCEV_OK);
+    handle_ev(&k, 0, 'd', 10.0, 7, 0x100, 0);
+    handle_ev(&k, 1, 'd', 10.0, 7, 0x100, 0);
+    handle_ev(&k, 0, 'd', 30.0, 7, 0x108, 0);
+    handle_ev(&k, 0, 'd', 40.0, 7, 0x110, 0);
+    gcev_stats_note_dropped(k.s, 5, 35.0); /* a gap found late: before the free at 40 */
+    handle_ev(&k, 0, 'd', 50.0, 7, 0x118, 0);
+    gcev_stats_note_dropped(k.s, 1, 60.0);
+    gcev_event ev;
+    for (int i = 0; i < 2; i++) {
+        ev_clear(&ev);
+        ev.u.gc_create_segment.address = 0x7000;
+        ev.u.gc_create_segment.size = 4096;
+        emit(&k, 5, 1, &ev, 70.0 + i, TID_GC);
+    }
+    ev_clear(&ev);
+    ev.u.gc_free_segment.address = 0x7000;
+    emit(&k, 6, 1, &ev, 80.0, TID_GC);
+    emit(&k, 6, 1, &ev, 81.0, TID_GC);
+    assert_int_equal(gcev_stats_finish(k.s), GCEV_OK);
+    const gcev_stats_pairing *p = gcev_stats_handle_pairing(k.s);
+    assert_int_equal(p->created, 0);
+    assert_int_equal(p->unmatched_frees, 4);
+    assert_int_equal(p->unmatched_after_loss, 2);
+    assert_int_equal(p->merged_events, 1);
+    const gcev_stats_pairing *sp = gcev_stats_segment_pairing(k.s);
+    assert_int_equal(sp->created, 1);
+    assert_int_equal(sp->reassigned, 1);
+    assert_int_equal(sp->freed, 1);
+    assert_int_equal(sp->unmatched_frees, 1);
+    assert_int_equal(sp->unmatched_after_loss, 1);
+    assert_int_equal(sp->live, 0);
+    gcev_stats_free(k.s);
+}
+
 static void test_stats_handle_pairing_and_limit(void **state)
 {
     (void)state;
@@ -2089,6 +2207,8 @@ int main(void)
         cmocka_unit_test(test_stats_mark_times_per_root_kind),
         cmocka_unit_test(test_stats_appdomain_survived_after_last_full_blocking_gc),
         cmocka_unit_test(test_stats_handle_pairing_and_limit),
+        cmocka_unit_test(test_stats_handle_twins_count_once),
+        cmocka_unit_test(test_stats_unmatched_frees_and_losses),
         cmocka_unit_test(test_stats_pointer_size_4_trace),
         cmocka_unit_test(test_stats_dropped_events_flag_open_gcs),
         cmocka_unit_test(test_stats_note_dropped_direct),

@@ -544,12 +544,29 @@ typedef struct gcev_stats_handle {
     double created_ms;
 } gcev_stats_handle;
 
+/*
+ * Counts of operations, not of events: the runtime reports each GC handle operation to the
+ * public provider (SetGCHandle, DestroyGCHandle) and to the private one (PrvSetGCHandle,
+ * PrvDestroyGCHandle); the two reports of one operation count once (doc/stats.md,
+ * "Lifetimes").
+ */
 typedef struct gcev_stats_pairing {
-    uint64_t created;         /* Create/Set events */
-    uint64_t freed;           /* Free/Destroy events that matched a creation */
-    uint64_t unmatched_frees; /* Free/Destroy events with no creation seen */
+    uint64_t created;         /* creations: a Create/Set of an address or id not live */
+    uint64_t freed;           /* Free/Destroy operations that matched a creation */
+    uint64_t unmatched_frees; /* Free/Destroy operations with no creation seen: created before
+                               * the trace, or (see unmatched_after_loss) lost */
     uint64_t live;            /* never freed (listed by the *_at accessors) */
     uint64_t over_limit;      /* creations not tracked because the table was full */
+    /* Added later. */
+    uint64_t reassigned;           /* a Set of a live handle (the runtime reassigning it, e.g.
+                                    * GCHandle.Target) or a Create of a live segment address (segments
+                                    * re-reported when the private provider is enabled): not creations */
+    uint64_t merged_events;        /* events that were the second report of an operation
+                                    * already counted (the other provider's) */
+    uint64_t unmatched_after_loss; /* of unmatched_frees, those after the trace reported a loss
+                                    * (dropped events, skipped range): their creation may be
+                                    * among the lost events; the others were created before
+                                    * the trace began */
 } gcev_stats_pairing;
 
 /* ------------------------------------------------------------------------ */

@@ -44,7 +44,7 @@ gcev_status gcev_stats_add_decoded_process(gcev_stats *s, const gcev_event *ev, 
     }
     gcev_status st = gcev_stats_model_event(s, p, ev, ms, thread_id);
     if (st == GCEV_OK && !gcev_stats_heap_event(s, p, ev, ms, thread_id)) {
-        st = gcev_stats_lifetime_event(s, p, ev, ms);
+        st = gcev_stats_lifetime_event(s, p, ev, ms, thread_id);
     }
     return st;
 }
@@ -131,6 +131,7 @@ void gcev_stats_note_dropped(gcev_stats *s, uint64_t count, double ms)
     }
     s->sum.dropped_events += count;
     flag_lost(s, ms);
+    gcev_stats_lifetimes_note_loss(s, ms);
 }
 
 void gcev_stats_note_skipped(gcev_stats *s, uint64_t bytes, double ms)
@@ -141,6 +142,7 @@ void gcev_stats_note_skipped(gcev_stats *s, uint64_t bytes, double ms)
     s->sum.skipped_ranges++;
     s->sum.skipped_bytes += bytes;
     flag_lost(s, ms);
+    gcev_stats_lifetimes_note_loss(s, ms);
 }
 
 gcev_status gcev_stats_finish(gcev_stats *s)

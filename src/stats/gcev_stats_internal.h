@@ -129,6 +129,13 @@ typedef struct stats_proc {
     size_t longest[10];
 } stats_proc;
 
+/* Times of the frees with no creation seen, kept until the trace first reports a loss. */
+typedef struct stats_unmatched {
+    double *ms;
+    size_t n, cap;
+    int overflow; /* more than the table's limit: all count as after the loss */
+} stats_unmatched;
+
 struct gcev_stats {
     gcev_stats_options opts;
     int compat; /* reproduce TraceEvent (quirks recorded) */
@@ -149,6 +156,9 @@ struct gcev_stats {
     /* lifetimes */
     stats_table segments, handles;
     gcev_stats_pairing seg_pairing, handle_pairing;
+    stats_table handle_threads; /* per thread: its last handle events (twin matching) */
+    stats_unmatched seg_unmatched, handle_unmatched;
+    int lost; /* a loss (drop, skip) was reported */
     gcev_stats_segment *live_segments;
     gcev_stats_handle *live_handles;
     /* results */
@@ -193,8 +203,13 @@ void gcev_stats_decode_condemned(uint32_t reasons0, uint32_t reasons1, int has1,
 gcev_status gcev_stats_survived_event(gcev_stats *s, stats_proc *p, const gcev_app_domain_mem_survived *e);
 
 /* gcev_stats_lifetimes.c: segments and handles (and dispatch of AppDomainMemSurvived). */
-gcev_status gcev_stats_lifetime_event(gcev_stats *s, stats_proc *p, const gcev_event *ev, double ms);
+gcev_status gcev_stats_lifetime_event(gcev_stats *s, stats_proc *p, const gcev_event *ev, double ms,
+                                      uint64_t tid);
 gcev_status gcev_stats_lifetimes_finish(gcev_stats *s);
+/* Events were lost just before ms: frees with no creation from ms on may have lost theirs. */
+void gcev_stats_lifetimes_note_loss(gcev_stats *s, double ms);
+/* Frees what the lifetimes hold besides the live tables. */
+void gcev_stats_lifetimes_free(gcev_stats *s);
 
 /* gcev_stats_summary.c */
 gcev_status gcev_stats_summary_finish(gcev_stats *s);

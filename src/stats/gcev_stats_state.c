@@ -70,6 +70,7 @@ void gcev_stats_free(gcev_stats *s)
     }
     gcev_stats_table_free(&s->segments);
     gcev_stats_table_free(&s->handles);
+    gcev_stats_lifetimes_free(s);
     free(s->live_segments);
     free(s->live_handles);
     free(s->ads);

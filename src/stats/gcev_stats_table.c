@@ -96,6 +96,15 @@ int gcev_stats_table_put(stats_table *t, uint64_t key, const void *val)
     return 1;
 }
 
+void *gcev_stats_table_get(const stats_table *t, uint64_t key)
+{
+    if (!t->cap) {
+        return NULL;
+    }
+    size_t i = find_slot(t, key);
+    return t->used[i] ? t->vals + i * t->val_size : NULL;
+}
+
 int gcev_stats_table_remove(stats_table *t, uint64_t key)
 {
     if (!t->cap) {

@@ -25,6 +25,8 @@ void gcev_stats_table_init(stats_table *t, size_t val_size, size_t limit);
 void gcev_stats_table_free(stats_table *t);
 /* 1 inserted/replaced, 0 table at its limit, -1 out of memory. */
 int gcev_stats_table_put(stats_table *t, uint64_t key, const void *val);
+/* The value stored under key (valid until the next put or remove), or NULL. */
+void *gcev_stats_table_get(const stats_table *t, uint64_t key);
 /* 1 when the key was there (removed), else 0. */
 int gcev_stats_table_remove(stats_table *t, uint64_t key);
 /* Copies the live values into a new malloc'ed array sorted with cmp (NULL on OOM). */

@@ -543,9 +543,20 @@ static void print_summary(FILE *f, const stats_report *r)
 
 static void print_pairing(FILE *f, const char *what, const gcev_stats_pairing *p)
 {
-    fprintf(f, "  %-9s %llu created, %llu freed, %llu frees without creation, %llu never freed", what,
+    fprintf(f, "  %-9s %llu created, %llu freed, %llu frees without creation", what,
             (unsigned long long)p->created, (unsigned long long)p->freed,
-            (unsigned long long)p->unmatched_frees, (unsigned long long)p->live);
+            (unsigned long long)p->unmatched_frees);
+    if (p->unmatched_after_loss) {
+        /* only a loss the trace itself reports lets a creation be missing */
+        fprintf(f, " (%llu after lost events: their creation may be lost)",
+                (unsigned long long)p->unmatched_after_loss);
+    } else if (p->unmatched_frees) {
+        fputs(" (created before the trace)", f);
+    }
+    fprintf(f, ", %llu never freed", (unsigned long long)p->live);
+    if (p->reassigned) {
+        fprintf(f, ", %llu set again while live", (unsigned long long)p->reassigned);
+    }
     if (p->over_limit) {
         fprintf(f, ", %llu not tracked (limit)", (unsigned long long)p->over_limit);
     }
