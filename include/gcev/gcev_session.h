@@ -19,8 +19,11 @@
  * When several sockets carry the pid (stale ones of an earlier process), the
  * one whose key is the process's start time wins, else the newest key.
  *
- * Security: only a socket owned by the caller's effective user is opened (any
- * when that is root); the socket entry is never followed as a symbolic link;
+ * Security: a socket is opened only when it belongs to the process's user (its
+ * effective or filesystem uid) or to root, whoever the caller is (root too: anyone
+ * may create a socket of that name in /tmp), else GCEV_E_PERMISSION; a caller other
+ * than root also needs the socket to be its own; the socket entry is never followed
+ * as a symbolic link;
  * every reply's length is bounded by the protocol's 16-bit size and checked
  * before it is read; every wait has a timeout.
  *
@@ -60,7 +63,8 @@ typedef struct gcev_process_info {
 
 /*
  * Pids of the .NET processes the caller may attach to: a live diagnostic socket
- * owned by the caller (any as root) in $TMPDIR and /tmp, and in /tmp of other
+ * that belongs to the process's user or root and, unless the caller is root, to the
+ * caller, in $TMPDIR and /tmp, and in /tmp of other
  * mount namespaces through /proc/<pid>/root. Stale sockets (no such process, or
  * a start time that does not match) are skipped. No connection is made.
  *

@@ -73,6 +73,53 @@ static int process_exists(uint32_t pid)
     return kill((pid_t)pid, 0) == 0 || errno == EPERM;
 }
 
+/*
+ * The uids a process creates files as: its effective and filesystem uids (the second and
+ * fourth of the "Uid:" line of /proc/<pid>/status, as our user namespace sees them). 1 with
+ * both, else 0.
+ */
+static int process_uids(uint32_t pid, uint64_t *euid, uint64_t *fsuid)
+{
+    char path[64], buf[4096];
+    snprintf(path, sizeof path, "/proc/%u/status", pid);
+    if (read_small(path, buf, sizeof buf) <= 0) {
+        return 0;
+    }
+    const char *p = strstr(buf, "\nUid:");
+    if (!p) {
+        return 0;
+    }
+    p += 5;
+    uint64_t v[4];
+    for (int i = 0; i < 4; i++) {
+        while (*p == ' ' || *p == '\t') {
+            p++;
+        }
+        const char *e = p;
+        while (*e >= '0' && *e <= '9') {
+            e++;
+        }
+        if (!parse_u64(p, e, &v[i])) {
+            return 0;
+        }
+        p = e;
+    }
+    *euid = v[1];
+    *fsuid = v[3];
+    return 1;
+}
+
+/*
+ * Whether a socket owned by uid may be pid's: only when pid runs as uid, or uid is root's.
+ * For every caller, root too: anyone may create a file named dotnet-diagnostic-<pid>-... in
+ * /tmp, and a server behind it would answer for a process it is not.
+ */
+static int socket_owner_fits(uint32_t pid, uint64_t uid)
+{
+    uint64_t euid, fsuid;
+    return uid == 0 || (process_uids(pid, &euid, &fsuid) && (uid == euid || uid == fsuid));
+}
+
 /* Field 22 of /proc/<pid>/stat (start time in jiffies), the runtime's disambiguation key. */
 static int start_time(uint32_t pid, uint64_t *out)
 {
@@ -320,6 +367,14 @@ gcev_status gcev_endpoint_find(uint32_t pid, gcev_endpoint *ep, gcev_error *err)
                                         : "the diagnostic socket name is not a socket: refused");
     }
     ep->owner_uid = (uint32_t)st.st_uid;
+    if (!socket_owner_fits(pid, (uint64_t)st.st_uid)) {
+        close(fd);
+        if (!process_exists(pid)) {
+            return fail(err, GCEV_E_NO_PROCESS, "no process with this pid");
+        }
+        return fail(err, GCEV_E_PERMISSION,
+                    "the diagnostic socket belongs to neither the process's user nor root: refused");
+    }
     uid_t me = geteuid();
     if (me != 0 && st.st_uid != me) {
         close(fd);
@@ -427,7 +482,7 @@ static int list_add(pid_list *l, uint32_t pid)
     return 1;
 }
 
-static int may_open(const char *dir, const char *name)
+static int may_open(const char *dir, const char *name, uint32_t pid)
 {
     char path[GCEV_ENDPOINT_PATH_MAX + 128];
     struct stat st;
@@ -436,7 +491,7 @@ static int may_open(const char *dir, const char *name)
         return 0;
     }
     uid_t me = geteuid();
-    return me == 0 || st.st_uid == me;
+    return (me == 0 || st.st_uid == me) && socket_owner_fits(pid, (uint64_t)st.st_uid);
 }
 
 /* Sockets of our own namespace in dir whose pid is alive with the matching start time. */
@@ -452,7 +507,7 @@ static int list_dir(const char *dir, pid_list *l)
         uint64_t pid, key, start;
         if (!parse_socket_name(de->d_name, &pid, &key) || pid > UINT32_MAX ||
             !process_exists((uint32_t)pid) || other_mount_ns((uint32_t)pid) ||
-            !start_time((uint32_t)pid, &start) || start != key || !may_open(dir, de->d_name)) {
+            !start_time((uint32_t)pid, &start) || start != key || !may_open(dir, de->d_name, (uint32_t)pid)) {
             continue;
         }
         ok = list_add(l, (uint32_t)pid);
@@ -470,7 +525,7 @@ static int has_foreign_socket(uint32_t pid)
     uint64_t start = 0;
     int have_start = start_time(pid, &start);
     scan_dir(dir, namespace_pid(pid), have_start, start, &best);
-    return best.found && may_open(best.dir, best.name);
+    return best.found && may_open(best.dir, best.name, pid);
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -6,8 +6,10 @@
  * as the runtime sees it, else /tmp), where <pid> is the process id in its own
  * pid namespace and <key> its start time in jiffies (/proc/<pid>/stat field 22).
  * A process in another mount namespace (a container) is reached through
- * /proc/<pid>/root. Only a socket owned by the caller's effective uid is opened
- * (root: any), and never through a symbolic link: the entry is opened with
+ * /proc/<pid>/root. A socket is opened only when its owner is the process's user
+ * (its effective or filesystem uid) or root, for every caller, root included (anyone
+ * may create a file of that name in /tmp); and, for a caller other than root, only a
+ * socket owned by the caller's effective uid. Never through a symbolic link: the entry is opened with
  * O_PATH|O_NOFOLLOW and checked with fstat, and connections go through
  * /proc/self/fd/<n>, so the checked inode is the one connected to.
  */
@@ -30,7 +32,8 @@ typedef struct gcev_endpoint {
  * Finds pid's socket and opens it O_PATH. GCEV_OK; GCEV_E_NO_PROCESS (no such
  * process); GCEV_E_NOT_DOTNET (no socket: not .NET, diagnostics disabled, or a
  * temp directory we cannot see); GCEV_E_PERMISSION (the socket belongs to
- * another user, or its name is not a socket, e.g. a symbolic link).
+ * another user than the caller, or to neither the process's user nor root, or its
+ * name is not a socket, e.g. a symbolic link).
  * err->message is static; ep->path names the socket (or the directory searched).
  */
 gcev_status gcev_endpoint_find(uint32_t pid, gcev_endpoint *ep, gcev_error *err);

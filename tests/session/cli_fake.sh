@@ -155,6 +155,35 @@ permission)
         fail "message"
     echo "ok: as nobody -> 5 in $((SECONDS - t0)) s: $(cat "$dir/err")"
     ;;
+planted)
+    # a socket that nobody planted under the name of root's process: root's gcev must not
+    # take it for the process's (it would print the fake server's GCs as the process's)
+    [ "$(id -u)" -eq 0 ] || fail "needs root (registered only then)"
+    chmod 1777 "$dir" # like /tmp: anyone may create a file there
+    sleep 60 &
+    victim=$!
+    cp "$FAKE_SERVER" "$dir/fake_server" && cp "$SAMPLE" "$dir/sample.nettrace" &&
+        chmod 755 "$dir/fake_server" && chmod 644 "$dir/sample.nettrace"
+    FAKE_SERVER_AS_PID=$victim setpriv --reuid=65534 --regid=65534 --clear-groups \
+        "$dir/fake_server" stream "$dir/ready" "$dir/sample.nettrace" &
+    server=$!
+    for _ in $(seq 500); do
+        [ -f "$dir/ready" ] && break
+        sleep 0.01
+    done
+    [ -f "$dir/ready" ] || fail "the planted server did not start"
+    sock=$(ls "$dir" | grep "^dotnet-diagnostic-$victim-")
+    [ "$(stat -c %u "$dir/$sock")" -eq 65534 ] || fail "the planted socket is not nobody's"
+    expect 5 "permission denied for process $victim: the diagnostic socket belongs to neither the process's user nor root: refused \(someone else made a socket" \
+        -- watch "$victim"
+    expect 5 "belongs to neither the process's user nor root" -- record "$victim" -o "$dir/x.nettrace"
+    [ -e "$dir/x.nettrace" ] && fail "record created its file"
+    timeout 20 "$GCEV" ps >"$dir/out" 2>"$dir/err" || fail "gcev ps: exit status $?"
+    grep -Eq "^ *$victim( |$)" "$dir/out" && fail "gcev ps lists the planted socket's process"
+    kill "$victim"
+    wait "$victim" 2>/dev/null
+    echo "ok: gcev ps leaves out $victim"
+    ;;
 namespace)
     # a "container": its own mount and pid namespaces, a private /tmp; the server is pid 1
     # there, so its socket is /proc/<pid>/root/tmp/dotnet-diagnostic-1-<key>-socket

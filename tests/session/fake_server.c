@@ -24,6 +24,8 @@
  *   short         answers with a header announcing 100 bytes, then closes after 4
  *   symlink       the socket lives in $TMPDIR/real/; the name in $TMPDIR is a symbolic link
  * It serves one session after the other until killed (SIGTERM); "cut" exits after its one.
+ * With FAKE_SERVER_AS_PID=<pid> in the environment the socket takes that process's name
+ * instead (pid and start time): a socket planted for a process by someone else.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,12 +52,18 @@ static void die(const char *what)
     exit(1);
 }
 
-static unsigned long long start_time(void)
+/* Field 22 of /proc/<pid>/stat ("self" when pid is 0): the key in a runtime's socket name. */
+static unsigned long long start_time(int pid)
 {
-    char buf[1024];
-    FILE *f = fopen("/proc/self/stat", "r");
+    char buf[1024], path[64];
+    if (pid) {
+        snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    } else {
+        snprintf(path, sizeof path, "/proc/self/stat");
+    }
+    FILE *f = fopen(path, "r");
     if (!f || !fgets(buf, sizeof buf, f)) {
-        die("/proc/self/stat");
+        die(path);
     }
     fclose(f);
     char *p = strrchr(buf, ')') + 2;
@@ -283,7 +291,11 @@ int main(int argc, char **argv)
         fclose(f);
     }
     char name[128], path[4096], real[4096];
-    snprintf(name, sizeof name, "dotnet-diagnostic-%d-%llu-socket", (int)getpid(), start_time());
+    /* planted: the name of another process's socket (its pid and start time) */
+    const char *as = getenv("FAKE_SERVER_AS_PID");
+    int pid = as && as[0] ? atoi(as) : 0;
+    snprintf(name, sizeof name, "dotnet-diagnostic-%d-%llu-socket", pid ? pid : (int)getpid(),
+             start_time(pid));
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
     const char *bind_path = path;
     if (!strcmp(scenario, "symlink")) {

@@ -225,10 +225,11 @@ static void print_failure(const char *cmd, uint32_t pid, uint32_t timeout_ms, gc
                 cmd, pid, msg, pid);
         break;
     case GCEV_E_PERMISSION:
-        fprintf(
-            stderr,
-            "gcev %s: permission denied for process %u: %s (run gcev as the process's user, or as root)\n",
-            cmd, pid, msg);
+        /* a socket of the wrong owner is not the process's: no user may use it */
+        fprintf(stderr, "gcev %s: permission denied for process %u: %s (%s)\n", cmd, pid, msg,
+                strstr(msg, "neither the process's user")
+                    ? "someone else made a socket under the process's name; it is not the process's"
+                    : "run gcev as the process's user, or as root");
         break;
     case GCEV_E_REFUSED: {
         int32_t hr = err ? (int32_t)(uint32_t)err->offset : 0;
