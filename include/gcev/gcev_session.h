@@ -201,6 +201,10 @@ typedef struct gcev_session_info {
      * gcev_session_next() then returned GCEV_END and the trace is complete */
     int ended_by_runtime;
     const char *record_path; /* the record file, or NULL */
+    /* when gcev_session_next() returned GCEV_E_TIMEOUT: the wait that expired, in ms
+     * (timeout_ms for the trace header, stop_timeout_ms after StopTracing,
+     * idle_timeout_ms); else 0 */
+    uint32_t timeout_ms;
 } gcev_session_info;
 
 typedef struct gcev_session gcev_session;

@@ -155,7 +155,10 @@ static gcev_status round_trip(const gcev_endpoint *ep, const uint8_t *msg, size_
     st = gcev_ipc_parse_header(hb, (size_t)r, h, err);
     if (st != GCEV_OK) {
         if (st == GCEV_E_TRUNCATED) {
-            st = fail(err, GCEV_E_FORMAT, (uint64_t)r, "the runtime's reply stops inside its header");
+            /* the peer closed the connection mid-reply: as without a reply, the process (or
+             * whatever answered for it) went away */
+            st = fail(err, GCEV_E_PROCESS_EXITED, (uint64_t)r,
+                      "the runtime closed the connection inside its reply");
         }
         goto out;
     }
@@ -167,8 +170,8 @@ static gcev_status round_trip(const gcev_endpoint *ep, const uint8_t *msg, size_
         goto out;
     }
     if ((size_t)r < want) {
-        st = fail(err, GCEV_E_FORMAT, GCEV_IPC_HEADER_SIZE + (uint64_t)r,
-                  "the runtime's reply is shorter than its header says");
+        st = fail(err, GCEV_E_PROCESS_EXITED, GCEV_IPC_HEADER_SIZE + (uint64_t)r,
+                  "the runtime closed the connection inside its reply");
         goto out;
     }
     *plen = want;
@@ -420,16 +423,20 @@ static long long session_read(void *ctx, void *buf, size_t n)
         /* the nearest deadline decides how long poll waits */
         long long deadline = -1;
         const char *what = NULL;
+        uint32_t wait_ms = 0; /* the wait that expires at deadline, for the message */
         if (!s->header_read) {
             deadline = s->t_open_deadline;
             what = "timed out waiting for the trace header after the runtime started the session";
+            wait_ms = s->opts.timeout_ms;
         } else if (s->stop_sent) {
             deadline = s->t_drain;
             what = "timed out waiting for the end of the stream after StopTracing";
+            wait_ms = s->opts.stop_timeout_ms;
         } else {
             if (s->opts.idle_timeout_ms) {
                 deadline = s->t_last_data + s->opts.idle_timeout_ms;
                 what = "timed out: the runtime sent nothing for the idle timeout";
+                wait_ms = s->opts.idle_timeout_ms;
             }
             if (s->t_duration && (deadline < 0 || s->t_duration < deadline)) {
                 deadline = s->t_duration;
@@ -477,6 +484,7 @@ static long long session_read(void *ctx, void *buf, size_t n)
         if (r == 0 && deadline >= 0 && now_ms() >= deadline && what) {
             s->end = END_TIMEOUT;
             s->timeout_msg = what;
+            s->info.timeout_ms = wait_ms;
             return -1;
         }
     }

@@ -73,6 +73,30 @@ timeout_header)
     start_server noheader
     expect 7 "timed out waiting for the trace header" -- record "$server" -o "$dir/x.nettrace" --timeout 0.5
     ;;
+drain_timeout)
+    # the stream drips on after the header and StopTracing changes nothing: the session ends
+    # after the 30 s wait for the end of the stream, and the message says 30 s (--timeout,
+    # 0.5 s here, is the wait for each reply and the header, not this one)
+    start_server drip
+    t0=$SECONDS
+    timeout 60 "$GCEV" watch "$server" --duration 1 --timeout 0.5 >"$dir/out" 2>"$dir/err"
+    rc=$?
+    [ "$rc" -eq 7 ] || fail "exit status $rc, expected 7"
+    grep -q "timed out waiting for the end of the stream after StopTracing (timeout 30.0 s)" "$dir/err" ||
+        fail "message"
+    [ $((SECONDS - t0)) -ge 29 ] || fail "ended after $((SECONDS - t0)) s, before the 30 s drain"
+    echo "ok: drip -> 7 in $((SECONDS - t0)) s: $(grep 'timed out' "$dir/err")"
+    ;;
+cut_reply)
+    # a reply cut mid-way, in its payload or in its header: the connection closed under the
+    # reply, as when the process dies; exit status 8 (not 1, a trace error)
+    start_server short
+    expect 8 "process $server: the runtime closed the connection inside its reply" -- watch "$server"
+    kill "$server" && wait "$server" 2>/dev/null
+    rm -f "$dir/ready"
+    start_server cut-header
+    expect 8 "process $server: the runtime closed the connection inside its reply" -- record "$server" -o "$dir/x.nettrace"
+    ;;
 killed)
     start_server cut
     expect 8 "the process exited during the session: the stream stops inside a block" -- watch "$server"

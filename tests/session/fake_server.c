@@ -22,6 +22,9 @@
  *   eof-reply     closes every connection without a reply
  *   badmagic      answers with a header whose magic is wrong
  *   short         answers with a header announcing 100 bytes, then closes after 4
+ *   cut-header    answers with the first 10 bytes of a reply header, then closes
+ *   drip          like nostop, but after the first half of TRACE the rest comes one byte
+ *                 every 200 ms (a child process writes it), StopTracing or not
  *   symlink       the socket lives in $TMPDIR/real/; the name in $TMPDIR is a symbolic link
  * It serves one session after the other until killed (SIGTERM); "cut" exits after its one.
  * With FAKE_SERVER_AS_PID=<pid> in the environment the socket takes that process's name
@@ -177,6 +180,22 @@ static void serve_stream(int fd)
         close(fd);
         exit(0);
     }
+    if (!strcmp(scenario, "drip")) {
+        write_all(fd, trace, trace_size / 2);
+        pid_t parent = getpid();
+        if (fork() == 0) {
+            /* ends when the client closes, the trace is out, or the server is gone */
+            for (size_t i = trace_size / 2; i < trace_size && getppid() == parent; i++) {
+                if (send(fd, trace + i, 1, MSG_NOSIGNAL) != 1) {
+                    break;
+                }
+                usleep(200000);
+            }
+            _exit(0);
+        }
+        close(fd); /* the child's copy keeps the stream open */
+        return;
+    }
     write_all(fd, trace, trace_size - 1);
     stream_fd = fd;
 }
@@ -210,6 +229,13 @@ static void handle(int fd)
         put_header(b, 28, 0xFF, 0x00);
         b[0] = 'X';
         write_all(fd, b, sizeof b);
+        close(fd);
+        return;
+    }
+    if (!strcmp(scenario, "cut-header")) {
+        uint8_t b[20];
+        put_header(b, 28, 0xFF, 0x00);
+        write_all(fd, b, 10);
         close(fd);
         return;
     }

@@ -526,7 +526,9 @@ static void test_open_failures(void **state)
     expect_open("noheader", 300, GCEV_E_TIMEOUT, "trace header", 2.0);
     expect_open("eof-reply", 300, GCEV_E_PROCESS_EXITED, "without a reply", 2.0);
     expect_open("badmagic", 300, GCEV_E_FORMAT, "DOTNET_IPC_V1", 2.0);
-    expect_open("short", 300, GCEV_E_FORMAT, "shorter than its header says", 2.0);
+    /* a reply cut mid-way: the connection closed under it, as without a reply */
+    expect_open("short", 300, GCEV_E_PROCESS_EXITED, "closed the connection inside its reply", 2.0);
+    expect_open("cut-header", 300, GCEV_E_PROCESS_EXITED, "closed the connection inside its reply", 2.0);
     expect_open("symlink", 300, GCEV_E_PERMISSION, "symbolic link", 2.0);
     stop_server();
     gcev_session *s;
@@ -568,6 +570,7 @@ static void test_stream_failures(void **state)
     n = drain(s, &end, &err);
     assert_int_equal(end, GCEV_E_TIMEOUT);
     assert_non_null(strstr(err.message, "idle"));
+    assert_int_equal(gcev_session_get_info(s)->timeout_ms, 300);
     assert_true(now_s() - t0 < 3.0);
     gcev_session_close(s);
 
@@ -581,6 +584,7 @@ static void test_stream_failures(void **state)
     n = drain(s, &end, &err);
     assert_int_equal(end, GCEV_E_TIMEOUT);
     assert_non_null(strstr(err.message, "after StopTracing"));
+    assert_int_equal(gcev_session_get_info(s)->timeout_ms, 300); /* the wait that expired */
     assert_true(now_s() - t0 < 3.0);
     gcev_session_close(s);
 

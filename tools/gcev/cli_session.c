@@ -312,7 +312,8 @@ int cli_live_end(const char *cmd, gcev_session *s, gcev_status st, const gcev_er
         }
         return GCEV_EXIT_OK;
     }
-    print_failure(cmd, in->process.pid, g_timeout_ms, st, err);
+    /* a timeout names the wait that expired: the reply's, or the drain's after the stop (30 s) */
+    print_failure(cmd, in->process.pid, in->timeout_ms ? in->timeout_ms : g_timeout_ms, st, err);
     return exit_status(st);
 }
 
