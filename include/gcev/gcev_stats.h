@@ -701,6 +701,40 @@ GCEV_API gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_st
                                            void *ctx, gcev_error *err);
 
 /* ------------------------------------------------------------------------ */
+/* GC-end callback: each GC as the model closes it (live consumers)          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Called once per GC (of every process) when the model has closed it: the GC is complete
+ * (GCEV_STATS_GC_COMPLETE: its GCHeapStats and, unless background, the RestartEEEnd of its
+ * suspension have been fed), no suspension that could still add to its pause is open, and,
+ * for a background GC, a later GC of its process has started since it completed (the
+ * runtime may log a background GC's per-heap histories after its GCHeapStats); and the GC
+ * before it in its process is closed (its end values read that one: the GCs that run inside
+ * a background GC are reported right after it, and every process's GCs in start order). The
+ * flags GCEV_STATS_GC_HAS_ALLOCATED and _HAS_PINNED_EVENTS ("none seen" means none) are set
+ * once the trace has shown such events, as gcev_stats_finish() sets them. Then every
+ * value of the record is final: the values TraceEvent computes at a GC's end (sizes before
+ * and peak, allocation, the pause share, mark times, pin sizes, condemned reasons) are
+ * computed for it before the call, as gcev_stats_finish() computes them, so a consumer fed
+ * live sees the numbers `gcev stats` gives for the same events. GCs that never close this way
+ * (the trace ends, or their end was lost) are reported by gcev_stats_finish(), after the
+ * summaries, in start order; their flags say what they lack.
+ * Calls come from inside gcev_stats_add*() (and gcev_stats_read_trace()) and
+ * gcev_stats_finish(). g (and s's accessors for it:
+ * gcev_stats_gc_heap_at() ...) are valid during the call; the function must not feed or
+ * finish s. PerfView's TraceLoadedDotNetRuntime.GCEnd is the model.
+ */
+typedef void (*gcev_stats_gc_fn)(void *ctx, const gcev_stats *s, const gcev_stats_gc *g);
+
+/*
+ * Sets (fn non-NULL) or clears (fn NULL) the GC-end callback; ctx is passed to it. Set it
+ * before the first event: GCs closed before are not reported again. Returns GCEV_OK, or
+ * GCEV_E_INVALID_ARG when s is NULL or finished.
+ */
+GCEV_API gcev_status gcev_stats_set_gc_callback(gcev_stats *s, gcev_stats_gc_fn fn, void *ctx);
+
+/* ------------------------------------------------------------------------ */
 /* Results (NULL s gives 0 / NULL; see "What is known when" above)           */
 /* ------------------------------------------------------------------------ */
 

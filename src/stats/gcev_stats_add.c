@@ -46,6 +46,9 @@ gcev_status gcev_stats_add_decoded_process(gcev_stats *s, const gcev_event *ev, 
     if (st == GCEV_OK && !gcev_stats_heap_event(s, p, ev, ms, thread_id)) {
         st = gcev_stats_lifetime_event(s, p, ev, ms, thread_id);
     }
+    if (s->gc_fn) {
+        gcev_stats_close_ready(s, p);
+    }
     return st;
 }
 
@@ -161,5 +164,6 @@ gcev_status gcev_stats_finish(gcev_stats *s)
     /* finished either way: the summaries are not built twice (a failure leaves them partial) */
     s->finished = 1;
     s->finish_status = st;
+    gcev_stats_close_rest(s);
     return st;
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * TraceEvent's derived per-GC metrics (TraceGC.OnEnd and what it calls,
- * TraceManagedProcess.cs "TMP" L2686-3130), computed once per GC at
+ * TraceManagedProcess.cs "TMP" L2686-3130), computed per GC at
  * gcev_stats_finish() over each process's GC list, as TraceEvent's final
- * GCStats() computes them. Sizes stay in bytes (TraceEvent's MB are bytes / 10^6).
+ * GCStats() computes them, and for one GC when the GC-end callback reports it
+ * (the same values: they read only the GC and those before it, or, for a
+ * background GC's peak, the GCs that ran inside it, closed before it). Sizes stay in bytes (TraceEvent's MB
+ * are bytes / 10^6).
  */
 #include <string.h>
 
@@ -440,58 +443,76 @@ static const uint64_t ON_END_BITS = GCEV_STATS_GC_HAS_SIZE_BEFORE | GCEV_STATS_G
                                     GCEV_STATS_GC_HAS_ALLOC_RATE | GCEV_STATS_GC_HAS_PAUSE_PERCENT |
                                     GCEV_STATS_GC_HAS_FREE_LIST;
 
+/* The OnEnd values that need only the GC itself and its predecessors. */
+void gcev_stats_derive_own(gcev_stats *s, const stats_proc *p, size_t i)
+{
+    long gi = (long)p->gcs[i];
+    gcev_stats_gc *g = &s->gcs[gi];
+    stats_gcx *x = &s->gcx[gi];
+    int complete = (g->flags & GCEV_STATS_GC_COMPLETE) != 0;
+    if (!complete) {
+        gcev_stats_pin_sizes(s, gi);
+    }
+    convert_marks(s, gi, complete || !s->compat);
+    if (!(g->present & GCEV_STATS_GC_HAS_HEAP_STATS)) {
+        /* no GCHeapStats: sizes after from the histories, for the generations they rewrote */
+        for (int gen = 0; gen < GCEV_STATS_GENS && x->hist_count; gen++) {
+            int rewritten = gen >= LOH ? g->generation >= 2 : (uint32_t)gen <= g->generation + 1;
+            if (valid_gen(g, x, gen) && rewritten && !s->compat) {
+                g->gens[gen].size_after = x->hist_size_after[gen];
+                g->gens[gen].present |= GCEV_STATS_HEAP_HAS_SIZE_AFTER;
+            }
+        }
+    }
+    size_before(s, p, i);
+    condemned(g, x);
+    per_generation(g, x);
+    if (complete) {
+        erase_pins(s, gi);
+    }
+}
+
+/* The OnEnd values that also read later GCs' sizes before (a background GC's peak). */
+static void derive_after(gcev_stats *s, const stats_proc *p, size_t i)
+{
+    long gi = (long)p->gcs[i];
+    gcev_stats_gc *g = &s->gcs[gi];
+    peak(s, p, i);
+    allocation(s, p, i);
+    pause_percent(s, p, i);
+    free_list(g, &s->gcx[gi], i);
+    if (!(g->flags & GCEV_STATS_GC_COMPLETE)) {
+        if (g->present & (ON_END_BITS | GCEV_STATS_GC_HAS_PINNED_PLUGS)) {
+            s->gcx[gi].quirks |= STATS_Q_INCOMPLETE;
+        }
+        if (s->compat) {
+            /* the pinned plug totals too: TraceEvent sums them in OnEnd (L2686-2719) */
+            g->present &= ~(ON_END_BITS | GCEV_STATS_GC_HAS_PINNED_PLUGS);
+            for (int gen = 0; gen < GCEV_STATS_GENS; gen++) {
+                g->gens[gen].present &=
+                    ~(GCEV_STATS_HEAP_HAS_SIZE_BEFORE | GCEV_STATS_HEAP_SIZE_BEFORE_ESTIMATED |
+                      GCEV_STATS_HEAP_HAS_USER_ALLOCATED);
+            }
+        }
+    }
+}
+
+void gcev_stats_derive_gc(gcev_stats *s, const stats_proc *p, size_t index)
+{
+    gcev_stats_derive_own(s, p, index);
+    derive_after(s, p, index);
+}
+
 void gcev_stats_derive(gcev_stats *s)
 {
     for (size_t pi = 0; pi < s->nprocs; pi++) {
         const stats_proc *p = &s->procs[pi];
         for (size_t i = 0; i < p->ngcs; i++) {
-            long gi = (long)p->gcs[i];
-            gcev_stats_gc *g = &s->gcs[gi];
-            stats_gcx *x = &s->gcx[gi];
-            int complete = (g->flags & GCEV_STATS_GC_COMPLETE) != 0;
-            if (!complete) {
-                gcev_stats_pin_sizes(s, gi);
-            }
-            convert_marks(s, gi, complete || !s->compat);
-            if (!(g->present & GCEV_STATS_GC_HAS_HEAP_STATS)) {
-                /* no GCHeapStats: sizes after from the histories, for the generations they rewrote */
-                for (int gen = 0; gen < GCEV_STATS_GENS && x->hist_count; gen++) {
-                    int rewritten = gen >= LOH ? g->generation >= 2 : (uint32_t)gen <= g->generation + 1;
-                    if (valid_gen(g, x, gen) && rewritten && !s->compat) {
-                        g->gens[gen].size_after = x->hist_size_after[gen];
-                        g->gens[gen].present |= GCEV_STATS_HEAP_HAS_SIZE_AFTER;
-                    }
-                }
-            }
-            size_before(s, p, i);
-            condemned(g, x);
-            per_generation(g, x);
-            if (complete) {
-                erase_pins(s, gi);
-            }
+            gcev_stats_derive_own(s, p, i);
         }
         /* the peaks need every GC's size before */
         for (size_t i = 0; i < p->ngcs; i++) {
-            long gi = (long)p->gcs[i];
-            gcev_stats_gc *g = &s->gcs[gi];
-            peak(s, p, i);
-            allocation(s, p, i);
-            pause_percent(s, p, i);
-            free_list(g, &s->gcx[gi], i);
-            if (!(g->flags & GCEV_STATS_GC_COMPLETE)) {
-                if (g->present & (ON_END_BITS | GCEV_STATS_GC_HAS_PINNED_PLUGS)) {
-                    s->gcx[gi].quirks |= STATS_Q_INCOMPLETE;
-                }
-                if (s->compat) {
-                    /* the pinned plug totals too: TraceEvent sums them in OnEnd (L2686-2719) */
-                    g->present &= ~(ON_END_BITS | GCEV_STATS_GC_HAS_PINNED_PLUGS);
-                    for (int gen = 0; gen < GCEV_STATS_GENS; gen++) {
-                        g->gens[gen].present &=
-                            ~(GCEV_STATS_HEAP_HAS_SIZE_BEFORE | GCEV_STATS_HEAP_SIZE_BEFORE_ESTIMATED |
-                              GCEV_STATS_HEAP_HAS_USER_ALLOCATED);
-                    }
-                }
-            }
+            derive_after(s, p, i);
         }
     }
 }

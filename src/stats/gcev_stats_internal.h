@@ -76,6 +76,8 @@ typedef struct stats_gcx {
     uint8_t is_concurrent; /* TMP's IsConcurrentGC: RestartEE before GCEnd */
     uint8_t restarted;     /* a blocking GC whose pause ended (RestartEEEnd after its GCEnd) */
     uint8_t heaps_sorted;
+    uint8_t closed;           /* reported to the GC-end callback */
+    uint32_t gcs_at_complete; /* its process's GC count when it completed */
     stats_heap *heaps;
     uint32_t nheaps, cap_heaps;
     gcev_stats_loh_wait *waits;
@@ -124,6 +126,7 @@ typedef struct stats_proc {
     uint64_t duplicate_starts;
     stats_susp_slot susp[STATS_SUSP_SLOTS];
     uint64_t susp_seq;
+    size_t first_open; /* p->gcs[first_open..] may still be unreported to the GC-end callback */
     /* results */
     gcev_stats_process pub;
     size_t longest[10];
@@ -166,6 +169,9 @@ struct gcev_stats {
     gcev_stats_gen_summary gens[3];
     uint64_t family_counts[GCEV_FAMILY_COUNT_];
     int have_time;
+    /* the GC-end callback (gcev_stats_set_gc_callback) */
+    gcev_stats_gc_fn gc_fn;
+    void *gc_ctx;
 };
 
 /* gcev_stats_state.c */
@@ -194,6 +200,18 @@ int gcev_stats_heap_event(gcev_stats *s, stats_proc *p, const gcev_event *ev, do
 
 /* gcev_stats_derive.c: TraceEvent's OnEnd metrics of every GC, at finish. */
 void gcev_stats_derive(gcev_stats *s);
+/* The same for the GC at index `index` of p's list alone (its earlier GCs derived already, and
+ * for a background GC the complete ones after it, with gcev_stats_derive_own()):
+ * what the GC-end callback shows, equal to what gcev_stats_derive() gives it later. */
+void gcev_stats_derive_gc(gcev_stats *s, const stats_proc *p, size_t index);
+/* The part of it that reads only the GC and those before it (sizes before ...). */
+void gcev_stats_derive_own(gcev_stats *s, const stats_proc *p, size_t index);
+
+/* gcev_stats_close.c: the GC-end callback. */
+/* Reports p's GCs that the event just fed closed (no-op without a callback). */
+void gcev_stats_close_ready(gcev_stats *s, stats_proc *p);
+/* At finish, after the summaries: reports every GC not reported yet, in start order. */
+void gcev_stats_close_rest(gcev_stats *s);
 
 /* gcev_stats_names.c: decode CondemnReasons0/1 into TraceEvent's groups. */
 void gcev_stats_decode_condemned(uint32_t reasons0, uint32_t reasons1, int has1, int version,

@@ -314,6 +314,7 @@ void gcev_stats_complete(gcev_stats *s, long gi)
         return;
     }
     g->flags |= GCEV_STATS_GC_COMPLETE;
+    s->gcx[gi].gcs_at_complete = (uint32_t)s->procs[s->gcx[gi].proc].ngcs;
     gcev_stats_pin_sizes(s, gi);
     free_gcx_lists(&s->gcx[gi]);
 }

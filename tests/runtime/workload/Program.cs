@@ -46,6 +46,8 @@ internal static class Program
         ("heavy", "maximum allocation rate with survivors (for the small-buffer run)", Heavy),
     };
 
+    private static int s_bgcEveryMs; // live: --bgc-every MS (0: none)
+
     private static int Main(string[] args)
     {
         var names = new List<string>();
@@ -61,6 +63,9 @@ internal static class Program
                     break;
                 case "--depth":
                     s_depth = int.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture);
+                    break;
+                case "--bgc-every":
+                    s_bgcEveryMs = int.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture);
                     break;
                 case "--list":
                     foreach (var s in Scenarios)
@@ -664,6 +669,19 @@ internal static class Program
             GC.KeepAlive(keep);
         }) { IsBackground = true };
         allocator.Start();
+        // --bgc-every MS: a background GC every MS ms (a non-blocking induced gen2 GC, which a
+        // concurrent-GC runtime runs in the background) while the allocator goes on, so the
+        // gen0 GCs that follow a background GC's start are always there to be seen
+        Thread? bgc = null;
+        if (s_bgcEveryMs > 0)
+        {
+            bgc = new Thread(() =>
+            {
+                while (!stopped.Wait(s_bgcEveryMs))
+                    GC.Collect(2, GCCollectionMode.Forced, blocking: false);
+            }) { IsBackground = true };
+            bgc.Start();
+        }
         Console.WriteLine(CountsJson("ready"));
         Console.Out.Flush();
         var reader = new Thread(() =>
