@@ -10,6 +10,7 @@
 // DOTNET_GCHeapCount, DOTNET_GCDynamicAdaptationMode, DOTNET_GCName, DOTNET_GCHeapHardLimit ...);
 // the first line on stdout is a JSON record of what the runtime says it is running with.
 using System.Diagnostics;
+using System.Reflection;
 using System.Runtime;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
@@ -37,6 +38,7 @@ internal static class Program
         ("pinning", "pinned GCHandles and fixed buffers held across compacting GCs", Pinning),
         ("finalizers", "objects with finalizers", Finalizers),
         ("handles", "weak, weak-track-resurrection and dependent handles, ConditionalWeakTable", Handles),
+        ("handlecount", "a known number of GC handles of each kind created, some reassigned, most freed, some kept (issue 28)", HandleCount),
         ("pressure", "GC.AddMemoryPressure / RemoveMemoryPressure", Pressure),
         ("nogc", "a NoGCRegion (GC.TryStartNoGCRegion / EndNoGCRegion)", NoGc),
         ("sustained", "GCLatencyMode.SustainedLowLatency while allocating", Sustained),
@@ -429,6 +431,94 @@ internal static class Program
         foreach (var d in deps)
             d.Dispose();
         GC.KeepAlive(roots);
+    }
+
+    // Kept alive to the end of the process: never freed in the trace.
+    private static readonly List<GCHandle> s_keptHandles = new();
+    private static readonly List<DependentHandle> s_keptDependent = new();
+    private static readonly List<object> s_keptObjects = new();
+
+    // The runtime's handle id: GCHandle keeps a pinned handle's id with its low bit set.
+    private static long HandleId(GCHandle h) => GCHandle.ToIntPtr(h).ToInt64() & ~1L;
+
+    private static FieldInfo? s_dependentHandleField;
+
+    private static long HandleId(DependentHandle d) => ((IntPtr)s_dependentHandleField!.GetValue(d)!).ToInt64();
+
+    // Deterministic, no timing: per kind (runtime HNDTYPE: 0 weak short, 1 weak long, 2 strong,
+    // 3 pinned, 6 dependent) `n` handles made, all but `keep` freed; `reassign` strong ones get a
+    // new target while live (a SetGCHandle of a live handle, not a creation). --scale multiplies.
+    // One JSON line says what was done and lists the kept handles' ids.
+    private static void HandleCount()
+    {
+        var plan = new (GCHandleType? Type, int Kind, int N, int Keep)[]
+        {
+            (GCHandleType.Weak, 0, 30, 3),
+            (GCHandleType.WeakTrackResurrection, 1, 20, 2),
+            (GCHandleType.Normal, 2, 40, 4),
+            (GCHandleType.Pinned, 3, 25, 5),
+            (null, 6, 15, 1), // DependentHandle
+        };
+        const int reassign = 10;
+        // Looked up before any handle is made, at every scale: reflection makes runtime handles
+        // of its own, which a --scale 0 run then has too.
+        s_dependentHandleField = typeof(DependentHandle).GetField("_handle", BindingFlags.NonPublic | BindingFlags.Instance)
+                                 ?? throw new InvalidOperationException("DependentHandle._handle not found");
+        var sb = new StringBuilder("{\"handlecount\":{\"kinds\":[");
+        var kept = new StringBuilder();
+        int created = 0, freed = 0, reassigned = 0;
+        for (int k = 0; k < plan.Length; k++)
+        {
+            var (type, kind, n0, keep0) = plan[k];
+            int n = n0 * s_scale, keep = keep0 * s_scale;
+            var made = new List<GCHandle>();
+            var deps = new List<DependentHandle>();
+            for (int i = 0; i < n; i++)
+            {
+                var o = new byte[16];
+                s_keptObjects.Add(o); // targets stay reachable: weak handles keep their object
+                if (type is GCHandleType t)
+                    made.Add(GCHandle.Alloc(o, t));
+                else
+                    deps.Add(new DependentHandle(o, new byte[8]));
+            }
+            created += n;
+            if (kind == 2)
+            {
+                for (int i = 0; i < reassign * s_scale; i++)
+                {
+                    var o = new byte[16];
+                    s_keptObjects.Add(o);
+                    var h = made[i];
+                    h.Target = o;
+                    reassigned++;
+                }
+            }
+            for (int i = 0; i < n; i++)
+            {
+                long id = type is null ? HandleId(deps[i]) : HandleId(made[i]);
+                if (i < n - keep)
+                {
+                    if (type is null)
+                        deps[i].Dispose();
+                    else
+                        made[i].Free();
+                    freed++;
+                    continue;
+                }
+                if (type is null)
+                    s_keptDependent.Add(deps[i]);
+                else
+                    s_keptHandles.Add(made[i]);
+                kept.Append(kept.Length > 0 ? "," : "").Append("{\"id\":").Append(id).Append(",\"kind\":").Append(kind).Append('}');
+            }
+            sb.Append(k > 0 ? "," : "").Append("{\"kind\":").Append(kind).Append(",\"created\":").Append(n)
+              .Append(",\"freed\":").Append(n - keep).Append(",\"kept\":").Append(keep).Append('}');
+        }
+        sb.Append("],\"created\":").Append(created).Append(",\"freed\":").Append(freed)
+          .Append(",\"kept\":").Append(created - freed).Append(",\"reassigned\":").Append(reassigned)
+          .Append(",\"kept_ids\":[").Append(kept).Append("]}}");
+        Console.WriteLine(sb.ToString());
     }
 
     private static void Pressure()
