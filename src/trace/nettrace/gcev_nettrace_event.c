@@ -311,10 +311,18 @@ static const np_labels *labels_find(const gcev_nettrace *np, uint32_t id)
     return i == UINT32_MAX ? NULL : &np->labels[i];
 }
 
-static const np_thread *thread_find(const gcev_nettrace *np, uint64_t index)
+static const np_thread *thread_find(gcev_nettrace *np, uint64_t index)
 {
+    if (np->thread_memo_slot1 && np->thread_memo_index == index) {
+        return &np->threads[np->thread_memo_slot1 - 1];
+    }
     uint32_t i = gcev_idmap_get(&np->thread_ids, index);
-    return i == UINT32_MAX ? NULL : &np->threads[i];
+    if (i == UINT32_MAX) {
+        return NULL;
+    }
+    np->thread_memo_index = index;
+    np->thread_memo_slot1 = i + 1; /* i < NP_MAX_THREADS */
+    return &np->threads[i];
 }
 
 /* The members of an event that come from its metadata, copied from the record's image. */
@@ -399,7 +407,7 @@ static gcev_status fill_event_observe(gcev_trace *t, gcev_nettrace *np, const np
         if (th && th->has_pid) {
             ev->process_id = (uint32_t)th->os_pid;
         }
-        const np_thread *ct = thread_find(np, h->capture);
+        const np_thread *ct = h->capture == h->tid ? th : thread_find(np, h->capture);
         if (ct && ct->has_tid) {
             ev->capture_thread_id = ct->os_tid;
         }
@@ -808,6 +816,7 @@ void gcev_np_sequence_point_clear(gcev_nettrace *np, uint32_t flags)
     if (flags & 1) {
         np->nthreads = 0;
         gcev_idmap_clear(&np->thread_ids);
+        np->thread_memo_slot1 = 0;
         np->nseqs = 0;
         gcev_idmap_clear(&np->seq_ids);
         np->last_seq_index = UINT32_MAX;

@@ -314,6 +314,10 @@ typedef struct gcev_nettrace {
     np_thread *threads;
     size_t nthreads, cap_threads;
     gcev_idmap thread_ids;
+    /* the last thread index looked up and its slot in threads + 1 (0 = none): most events
+     * name the thread of the event before, which then skips the map's keyed hash */
+    uint64_t thread_memo_index;
+    uint32_t thread_memo_slot1;
     /* sequence numbers per capture thread */
     np_seq *seqs;
     size_t nseqs, cap_seqs;
