@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Watch a running .NET process's GC pauses live with the session API
- * (gcev_session.h): attach, print each GC's pause as the runtime restarts the
- * program after it, stop cleanly on Ctrl-C (SIGINT) or SIGTERM.
+ * (gcev_session.h) and the GC analysis model's GC-end callback (gcev_stats.h):
+ * attach, print each GC's pause as the model closes the GC, stop cleanly on
+ * Ctrl-C (SIGINT) or SIGTERM.
  *
  *   live_gc PID
  *
- * A pause is SuspendEEBegin -> RestartEEEnd on one thread, the GC the one whose
- * GCStart came inside it. (gcev watch does the full job: background GCs, heap
- * sizes, promoted bytes, a summary; gcev_stats.h analyses a whole trace.)
+ * The session is read in GCEV_TRACE_ORDER_STREAM: timestamp order, released at
+ * the runtime's ~100 ms flushes. The model decides what a pause is (background
+ * GCs included): the numbers are those `gcev stats` gives. (gcev watch does the
+ * full job: heap sizes, promoted bytes, a summary.)
  */
 #define _POSIX_C_SOURCE 200809L /* sigaction */
 #include <signal.h>
@@ -18,17 +20,31 @@
 
 #include <gcev/gcev.h>
 #include <gcev/gcev_session.h>
+#include <gcev/gcev_stats.h>
 
 static gcev_session *volatile session;
 
 static void on_signal(int sig)
 {
     (void)sig;
-    gcev_session_request_stop(session); /* async-signal-safe: the loop below then ends */
+    gcev_session_request_stop(session); /* async-signal-safe: the read below then ends */
 }
 
-/* Microsoft-Windows-DotNETRuntime event ids used here. */
-enum { GC_START = 1, RESTART_EE_END = 3, SUSPEND_EE_BEGIN = 9 };
+static void on_gc(void *ctx, const gcev_stats *s, const gcev_stats_gc *g)
+{
+    (void)ctx;
+    (void)s;
+    const char *reason = (g->present & GCEV_STATS_GC_HAS_REASON) ? gcev_gc_reason_name(g->reason) : NULL;
+    const char *type = (g->present & GCEV_STATS_GC_HAS_TYPE) ? gcev_stats_gc_type_name(g->type) : NULL;
+    if (g->present & GCEV_STATS_GC_HAS_PAUSE) {
+        printf("GC %u gen %u %s (%s): pause %.3f ms\n", g->number, g->generation, type ? type : "?",
+               reason ? reason : "?", g->pause_ms);
+    } else {
+        printf("GC %u gen %u %s (%s): pause unknown\n", g->number, g->generation, type ? type : "?",
+               reason ? reason : "?");
+    }
+    fflush(stdout);
+}
 
 int main(int argc, char **argv)
 {
@@ -37,11 +53,19 @@ int main(int argc, char **argv)
         return 2;
     }
     gcev_session_options opts = {0}; /* dotnet-trace's gc-collect profile */
+    opts.trace.order = GCEV_TRACE_ORDER_STREAM;
     gcev_error err = {0};
+    gcev_stats *model;
+    if (gcev_stats_create(NULL, &model) != GCEV_OK ||
+        gcev_stats_set_gc_callback(model, on_gc, NULL) != GCEV_OK) {
+        fprintf(stderr, "live_gc: out of memory\n");
+        return 1;
+    }
     gcev_session *s;
     gcev_status st = gcev_session_open((uint32_t)strtoul(argv[1], NULL, 10), &opts, &s, &err);
     if (st != GCEV_OK) {
         fprintf(stderr, "live_gc: %s: %s\n", gcev_status_str(st), err.message);
+        gcev_stats_free(model);
         return 1;
     }
     session = s;
@@ -54,37 +78,13 @@ int main(int argc, char **argv)
     printf("attached to %u, .NET %s; Ctrl-C stops\n", info->process.pid, info->process.runtime_version);
     fflush(stdout);
 
-    /* one suspension at a time is enough for workstation GC */
-    uint64_t suspend_tid = 0;
-    double suspend_ms = -1;
-    gcev_gc_start gc = {0};
-    int have_gc = 0;
-    gcev_trace_event ev;
-    while ((st = gcev_session_next(s, &ev, &err)) == GCEV_OK) {
-        if (strcmp(ev.provider_name, "Microsoft-Windows-DotNETRuntime") != 0) {
-            continue;
-        }
-        if (ev.event_id == SUSPEND_EE_BEGIN) {
-            suspend_tid = ev.thread_id;
-            suspend_ms = ev.ms;
-            have_gc = 0;
-        } else if (ev.event_id == GC_START && suspend_ms >= 0 &&
-                   gcev_decode_gc_start(ev.payload, ev.payload_size, ev.version, ev.pointer_size, &gc, NULL,
-                                        NULL) == GCEV_OK) {
-            have_gc = 1;
-        } else if (ev.event_id == RESTART_EE_END && ev.thread_id == suspend_tid && suspend_ms >= 0) {
-            if (have_gc) {
-                const char *reason = gcev_gc_reason_map_name(gc.reason);
-                printf("GC %u gen %u (%s): pause %.3f ms\n", gc.count, gc.depth, reason ? reason : "?",
-                       ev.ms - suspend_ms);
-                fflush(stdout);
-            }
-            suspend_ms = -1;
-        }
-    }
+    /* every event into the model; on_gc prints each GC it closes, the last ones at the end */
+    st = gcev_stats_read_trace(model, gcev_session_trace(s), NULL, NULL, &err);
+    st = gcev_session_status(s, st == GCEV_OK ? GCEV_END : st, &err);
     if (st != GCEV_END) {
         fprintf(stderr, "live_gc: %s: %s\n", gcev_status_str(st), err.message);
     }
     gcev_session_close(s);
+    gcev_stats_free(model);
     return st == GCEV_END ? 0 : 1;
 }

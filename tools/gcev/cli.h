@@ -107,10 +107,11 @@ enum {
     GCEV_JSON_VERSION_DECODE = 1,
     GCEV_JSON_VERSION_DUMP = 2, /* 2: {"skipped":{...}} lines (--keep-going) */
     GCEV_JSON_VERSION_SCHEMA = 1,
-    GCEV_JSON_VERSION_PS = 1,    /* ps --format jsonl, each line */
-    GCEV_JSON_VERSION_WATCH = 1, /* watch --format jsonl, each GC line and the summary */
-    GCEV_JSON_VERSION_STATS = 3  /* 2: TraceEvent's metrics, per-heap records, processes;
-                                  * 3: skipped, summary.skipped_ranges / skipped_bytes (--keep-going) */
+    GCEV_JSON_VERSION_PS = 1, /* ps --format jsonl, each line */
+    GCEV_JSON_VERSION_WATCH =
+        2, /* watch --format jsonl, each GC line and the summary (2: {"gc":{stats keys}}) */
+    GCEV_JSON_VERSION_STATS = 3 /* 2: TraceEvent's metrics, per-heap records, processes;
+                                 * 3: skipped, summary.skipped_ranges / skipped_bytes (--keep-going) */
 };
 
 /* Writes s as a JSON string literal (UTF-8 passed through, controls escaped). */

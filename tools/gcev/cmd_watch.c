@@ -1,33 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gcev watch PID [--duration S] [--format text|jsonl] [--record FILE] [--profile P] [--timeout S]
- * Attaches to a running .NET process and prints one line per GC as it ends,
- * then a summary. Lines go to stdout (flushed per GC); what happens to the
- * session goes to stderr.
+ * Attaches to a running .NET process and prints one line per GC as the GC analysis
+ * model closes it (gcev_stats_set_gc_callback), then a summary. The session is
+ * read in stream order with timestamp order restored at the runtime's flush marks
+ * (GCEV_TRACE_ORDER_STREAM), so the model sees what `gcev stats` sees on the
+ * recorded stream: pause, nesting in background GCs and completeness are its
+ * decisions, no rule of watch's own. Lines go to stdout (flushed per GC); what
+ * happens to the session goes to stderr.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include <gcev/gcev_session.h>
 #include <gcev/gcev_stats.h>
 
 #include "cli.h"
 #include "cli_session.h"
 #include "commands.h"
-#include "live_gc.h"
+#include "stats_out.h"
 
 enum { FMT_TEXT, FMT_JSONL };
 
 static void usage(FILE *f)
 {
-    fprintf(
-        f,
-        "usage: gcev watch PID [--duration S] [--format text|jsonl] [--record FILE] [--profile P]\n"
-        "                  [--timeout S]\n"
-        "Attaches to a running .NET process and prints one line per GC as it ends: number,\n"
-        "generation, type, reason, pause, heap size after and bytes promoted; a summary at the\n"
-        "end. jsonl prints one JSON object per GC and one {\"summary\":...} object.\n" CLI_LIVE_OPTIONS_HELP
-        "  --format F     text (default) or jsonl\n"
-        "  --record FILE  also write the session's stream to FILE (.nettrace)\n");
+    fprintf(f, "usage: gcev watch PID [--duration S] [--format text|jsonl] [--record FILE] [--profile P]\n"
+               "                  [--timeout S]\n"
+               "Attaches to a running .NET process and prints one line per GC once the analysis has\n"
+               "closed it (its pause and heap statistics are final: the numbers `gcev stats` gives):\n"
+               "number, generation, type, reason, pause, %% of the time paused since the previous GC,\n"
+               "heap size after, bytes promoted, fragmentation, committed memory (.NET 8+), allocation\n"
+               "rate and the size after of each generation (MB); a summary at the end. GCs that run\n"
+               "inside a background GC are printed right after it. jsonl prints {\"gc\":{...}} per GC,\n"
+               "with the keys of `gcev stats --format json` \"gcs\", and one {\"summary\":...} object.\n"
+               "Without --duration it runs until Ctrl-C or the process exits.\n" CLI_LIVE_OPTIONS_HELP
+               "  --format F     text (default) or jsonl\n"
+               "  --record FILE  also write the session's stream to FILE (.nettrace)\n");
 }
 
 typedef struct watch {
@@ -36,6 +44,7 @@ typedef struct watch {
     uint64_t pause_count;
     double pause_total, pause_max;
     uint32_t pause_max_gc;
+    int write_failed;
 } watch;
 
 static void print_mb(char *buf, size_t n, int has, uint64_t bytes)
@@ -47,17 +56,90 @@ static void print_mb(char *buf, size_t n, int has, uint64_t bytes)
     }
 }
 
-static void on_gc(void *ctx, const live_gc_record *g)
+static uint64_t committed_total(const gcev_stats_committed *c)
+{
+    return c->in_use + c->in_global_decommit + c->in_free + c->in_global_free + c->bookkeeping;
+}
+
+/* Fragmentation of the whole heap after the GC: free space / size, from the per-generation
+ * figures (absent unless every generation with a size has its fragmentation). */
+static int fragmentation(const gcev_stats_gc *g, double *pct)
+{
+    uint64_t frag = 0, size = 0;
+    for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
+        const gcev_stats_gen_heap *h = &g->gens[i];
+        if (!(h->present & GCEV_STATS_HEAP_HAS_SIZE_AFTER)) {
+            return 0;
+        }
+        if (h->size_after && !(h->present & GCEV_STATS_HEAP_HAS_FRAG_AFTER)) {
+            return 0;
+        }
+        frag += h->frag_after;
+        size += h->size_after;
+    }
+    if (!size) {
+        return 0;
+    }
+    *pct = (double)frag * 100.0 / (double)size;
+    return 1;
+}
+
+static void print_text(const gcev_stats_gc *g)
+{
+    uint64_t p = g->present;
+    char gen[8] = "-", pause[24] = "-", heap[24], prom[24], rs[16], extra[256] = "";
+    const char *type = (p & GCEV_STATS_GC_HAS_TYPE) ? gcev_stats_gc_type_name(g->type) : NULL;
+    const char *reason = (p & GCEV_STATS_GC_HAS_REASON) ? gcev_gc_reason_name(g->reason) : NULL;
+    if (p & GCEV_STATS_GC_HAS_GENERATION) {
+        snprintf(gen, sizeof gen, "%u", g->generation);
+    }
+    if (p & GCEV_STATS_GC_HAS_PAUSE) {
+        snprintf(pause, sizeof pause, "%.3f ms", g->pause_ms);
+    }
+    if (!reason && (p & GCEV_STATS_GC_HAS_REASON)) {
+        snprintf(rs, sizeof rs, "%u", g->reason);
+        reason = rs;
+    }
+    print_mb(heap, sizeof heap, (p & GCEV_STATS_GC_HAS_SIZE_AFTER) != 0, g->heap_size_after);
+    print_mb(prom, sizeof prom, (p & GCEV_STATS_GC_HAS_PROMOTED) != 0, g->promoted_bytes);
+    size_t n = 0;
+    double frag;
+    if (p & GCEV_STATS_GC_HAS_PAUSE_PERCENT) {
+        n += (size_t)snprintf(extra + n, sizeof extra - n, "  paused %.1f%%", g->pause_time_percent);
+    }
+    if (fragmentation(g, &frag) && n < sizeof extra) {
+        n += (size_t)snprintf(extra + n, sizeof extra - n, "  frag %.1f%%", frag);
+    }
+    if ((p & GCEV_STATS_GC_HAS_COMMITTED_AFTER) && n < sizeof extra) {
+        n += (size_t)snprintf(extra + n, sizeof extra - n, "  committed %.2f MB",
+                              (double)committed_total(&g->committed_after) / 1e6);
+    }
+    if ((p & GCEV_STATS_GC_HAS_ALLOC_RATE) && n < sizeof extra) {
+        n += (size_t)snprintf(extra + n, sizeof extra - n, "  alloc %.1f MB/s", g->alloc_rate_mb_per_sec);
+    }
+    if ((g->gens[0].present & GCEV_STATS_HEAP_HAS_SIZE_AFTER) && n < sizeof extra) {
+        n += (size_t)snprintf(extra + n, sizeof extra - n, "  gens");
+        for (unsigned i = 0; i < GCEV_STATS_GENS && n < sizeof extra; i++) {
+            n += (size_t)snprintf(extra + n, sizeof extra - n, "%s%.2f", i ? "/" : " ",
+                                  (double)g->gens[i].size_after / 1e6);
+        }
+    }
+    printf("GC %6u  gen %s  %-10s  %-18s  pause %11s  heap after %11s  promoted %11s%s%s\n", g->number, gen,
+           type ? type : "-", reason ? reason : "-", pause, heap, prom, extra,
+           (g->flags & GCEV_STATS_GC_COMPLETE) ? "" : "  (incomplete: its end was not seen)");
+}
+
+static void on_gc(void *ctx, const gcev_stats *s, const gcev_stats_gc *g)
 {
     watch *w = ctx;
     w->gcs++;
-    if ((g->present & LIVE_HAS_GENERATION) && g->generation < 3) {
+    if ((g->present & GCEV_STATS_GC_HAS_GENERATION) && g->generation < 3) {
         w->gens[g->generation]++;
     }
-    if (!g->complete) {
+    if (!(g->flags & GCEV_STATS_GC_COMPLETE)) {
         w->incomplete++;
     }
-    if (g->present & LIVE_HAS_PAUSE) {
+    if (g->present & GCEV_STATS_GC_HAS_PAUSE) {
         w->pause_count++;
         w->pause_total += g->pause_ms;
         if (g->pause_ms > w->pause_max || w->pause_count == 1) {
@@ -65,63 +147,16 @@ static void on_gc(void *ctx, const live_gc_record *g)
             w->pause_max_gc = g->number;
         }
     }
-    const char *type = (g->present & LIVE_HAS_TYPE) ? gcev_stats_gc_type_name(g->type) : NULL;
-    const char *reason = (g->present & LIVE_HAS_REASON) ? gcev_gc_reason_map_name(g->reason) : NULL;
     if (w->fmt == FMT_JSONL) {
-        printf("{\"gc\":%u", g->number);
-        if (g->present & LIVE_HAS_GENERATION) {
-            printf(",\"generation\":%u", g->generation);
-        }
-        if (g->present & LIVE_HAS_TYPE) {
-            printf(",\"type\":");
-            if (type) {
-                gcev_cli_json_string(stdout, type);
-            } else {
-                printf("%u", g->type);
-            }
-        }
-        if (g->present & LIVE_HAS_REASON) {
-            printf(",\"reason\":");
-            if (reason) {
-                gcev_cli_json_string(stdout, reason);
-            } else {
-                printf("%u", g->reason);
-            }
-        }
-        printf(",\"start_ms\":%.6f", g->start_ms);
-        if (g->present & LIVE_HAS_END) {
-            printf(",\"end_ms\":%.6f", g->end_ms);
-        }
-        if (g->present & LIVE_HAS_PAUSE) {
-            printf(",\"pause_ms\":%.6f", g->pause_ms);
-        }
-        if (g->present & LIVE_HAS_HEAP) {
-            printf(",\"heap_after_bytes\":%llu", (unsigned long long)g->heap_after);
-        }
-        if (g->present & LIVE_HAS_PROMOTED) {
-            printf(",\"promoted_bytes\":%llu", (unsigned long long)g->promoted);
-        }
-        printf(",\"complete\":%s,\"json_version\":%d}\n", g->complete ? "true" : "false",
-               GCEV_JSON_VERSION_WATCH);
+        fputs("{\"gc\":", stdout);
+        stats_print_gc_json(stdout, s, g);
+        printf(",\"json_version\":%d}\n", GCEV_JSON_VERSION_WATCH);
     } else {
-        char gen[8] = "-", pause[24] = "-", heap[24], prom[24], rs[16];
-        if (g->present & LIVE_HAS_GENERATION) {
-            snprintf(gen, sizeof gen, "%u", g->generation);
-        }
-        if (g->present & LIVE_HAS_PAUSE) {
-            snprintf(pause, sizeof pause, "%.3f ms", g->pause_ms);
-        }
-        if (!reason && (g->present & LIVE_HAS_REASON)) {
-            snprintf(rs, sizeof rs, "%u", g->reason);
-            reason = rs;
-        }
-        print_mb(heap, sizeof heap, (g->present & LIVE_HAS_HEAP) != 0, g->heap_after);
-        print_mb(prom, sizeof prom, (g->present & LIVE_HAS_PROMOTED) != 0, g->promoted);
-        printf("GC %6u  gen %s  %-10s  %-18s  pause %11s  heap after %11s  promoted %11s%s\n", g->number, gen,
-               type ? type : "-", reason ? reason : "-", pause, heap, prom,
-               g->complete ? "" : "  (no end seen)");
+        print_text(g);
     }
-    fflush(stdout);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        w->write_failed = 1;
+    }
 }
 
 static void print_summary(const watch *w, double seconds, uint64_t events, uint64_t dropped)
@@ -161,6 +196,18 @@ static void print_summary(const watch *w, double seconds, uint64_t events, uint6
     }
 }
 
+/* The header: what is watched, with which profile (stderr, like the attach line). */
+static void print_header(const cli_live_opts *o, gcev_session *sess)
+{
+    const gcev_session_info *in = gcev_session_get_info(sess);
+    const char *cmdline = in->process.command_line && in->process.command_line[0] ? in->process.command_line
+                                                                                  : "(command line unknown)";
+    const char *profile = o->nproviders                           ? "custom (--providers)"
+                          : o->profile == GCEV_SESSION_GC_VERBOSE ? "gc-verbose"
+                                                                  : "gc-collect";
+    fprintf(stderr, "gcev watch: process %u: %s; profile %s\n", o->pid, cmdline, profile);
+}
+
 int gcev_cmd_watch(int argc, char **argv)
 {
     cli_live_opts o;
@@ -192,33 +239,34 @@ int gcev_cmd_watch(int argc, char **argv)
         usage(stderr);
         return GCEV_EXIT_USAGE;
     }
-    live_gc *l = live_gc_create(on_gc, &w);
-    if (!l) {
+    gcev_stats *s;
+    if (gcev_stats_create(NULL, &s) != GCEV_OK || gcev_stats_set_gc_callback(s, on_gc, &w) != GCEV_OK) {
+        gcev_stats_free(s);
         return gcev_cli_fail("watch", "out of memory");
     }
-    gcev_session *s;
-    /* stream order: the runtime sends no sequence point for a long time (live_gc.h) */
-    int rc = cli_live_open("watch", &o, GCEV_TRACE_ORDER_FILE, &s);
+    gcev_session *sess;
+    int rc = cli_live_open("watch", &o, GCEV_TRACE_ORDER_STREAM, &sess);
     if (rc) {
-        live_gc_free(l);
+        gcev_stats_free(s);
         return rc;
     }
-    gcev_trace_event ev;
+    print_header(&o, sess);
+    gcev_trace *t = gcev_session_trace(sess);
     gcev_error err = {0};
-    gcev_status st;
-    uint64_t events = 0;
-    double last = 0; /* ms since the session's trace started */
-    while ((st = gcev_session_next(s, &ev, &err)) == GCEV_OK) {
-        events++;
-        if (ev.ms > last) {
-            last = ev.ms;
-        }
-        live_gc_add(l, &ev);
+    /* the model closes each GC as its events arrive (on_gc), the rest at the end */
+    gcev_status st = gcev_stats_read_trace(s, t, NULL, NULL, &err);
+    const gcev_stats_summary *sum = gcev_stats_get_summary(s);
+    double seconds = sum && sum->events ? sum->last_ms / 1000.0 : 0.0;
+    print_summary(&w, seconds, sum ? sum->events : 0, gcev_trace_dropped_events(t));
+    if ((fflush(stdout) != 0 || ferror(stdout)) && !w.write_failed) {
+        w.write_failed = 1;
     }
-    live_gc_flush(l);
-    print_summary(&w, last / 1000.0, events, gcev_trace_dropped_events(gcev_session_trace(s)));
-    rc = cli_live_end("watch", s, st, &err);
-    cli_live_close(s);
-    live_gc_free(l);
+    gcev_status ls = gcev_session_status(sess, st == GCEV_OK ? GCEV_END : st, &err);
+    rc = cli_live_end("watch", sess, ls, &err);
+    cli_live_close(sess);
+    gcev_stats_free(s);
+    if (w.write_failed && rc == GCEV_EXIT_OK) {
+        rc = gcev_cli_fail("watch", "cannot write the output");
+    }
     return rc;
 }

@@ -35,6 +35,9 @@ int stats_heap_total(const gcev_stats_gc *g, uint32_t bit, size_t member_offset,
 
 void stats_print_text(FILE *f, const stats_report *r);
 void stats_print_json(FILE *f, const stats_report *r);
+/* One GC as an element of stats JSON's "gcs" array (one line, no newline): what `gcev watch
+ * --format jsonl` prints per GC too, so both speak the same keys. */
+void stats_print_gc_json(FILE *f, const gcev_stats *s, const gcev_stats_gc *g);
 void stats_print_csv(FILE *f, const stats_report *r);
 
 #endif

@@ -72,7 +72,7 @@ static void k_str(jobj *o, const char *k, const char *v)
 
 static void print_gc_more(FILE *f, jobj *o, const gcev_stats *s, const gcev_stats_gc *g);
 
-static void print_gc(FILE *f, const gcev_stats *s, const gcev_stats_gc *g)
+void stats_print_gc_json(FILE *f, const gcev_stats *s, const gcev_stats_gc *g)
 {
     uint64_t p = g->present;
     jobj o = {f, 0};
@@ -719,7 +719,7 @@ void stats_print_json(FILE *f, const stats_report *r)
         const gcev_stats_gc *g = gcev_stats_gc_at(r->s, i);
         if (stats_selected(r, g)) {
             fputs(n++ ? ",\n " : "\n ", f);
-            print_gc(f, r->s, g);
+            stats_print_gc_json(f, r->s, g);
         }
     }
     fputs("]", f);
