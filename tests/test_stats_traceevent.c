@@ -1248,7 +1248,7 @@ static void compare_cli(ctx *c, const gcev_stats *s, const oracle *o, const char
     }
     const tj *gcs = J(&root, "gcs");
     double ver = 0;
-    agree(c, "CLI", "json_version", num(J(&root, "json_version"), &ver) && ver == 3, "json_version %g", ver);
+    agree(c, "CLI", "json_version", num(J(&root, "json_version"), &ver) && ver == 4, "json_version %g", ver);
     agree(c, "CLI", "gcs.Count", tj_len(gcs) == gcev_stats_gc_count(s), "CLI %zu GCs, library %zu",
           tj_len(gcs), gcev_stats_gc_count(s));
     for (size_t i = 0; i < tj_len(gcs) && i < gcev_stats_gc_count(s); i++) {

@@ -110,8 +110,10 @@ enum {
     GCEV_JSON_VERSION_PS = 1, /* ps --format jsonl, each line */
     GCEV_JSON_VERSION_WATCH =
         2, /* watch --format jsonl, each GC line and the summary (2: {"gc":{stats keys}}) */
-    GCEV_JSON_VERSION_STATS = 3 /* 2: TraceEvent's metrics, per-heap records, processes;
-                                 * 3: skipped, summary.skipped_ranges / skipped_bytes (--keep-going) */
+    GCEV_JSON_VERSION_STATS = 4 /* 2: TraceEvent's metrics, per-heap records, processes;
+                                 * 3: skipped, summary.skipped_ranges / skipped_bytes (--keep-going);
+                                 * 4: handles/segments count each operation once (created = creations),
+                                 * reassigned, merged_events, unmatched_after_loss */
 };
 
 /* Writes s as a JSON string literal (UTF-8 passed through, controls escaped). */

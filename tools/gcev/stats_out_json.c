@@ -639,6 +639,9 @@ static void print_pairing(jobj *o, const gcev_stats_pairing *p)
     k_u64(o, "unmatched_frees", 1, p->unmatched_frees);
     k_u64(o, "never_freed", 1, p->live);
     k_u64(o, "over_limit", 1, p->over_limit);
+    k_u64(o, "reassigned", 1, p->reassigned);
+    k_u64(o, "merged_events", 1, p->merged_events);
+    k_u64(o, "unmatched_after_loss", 1, p->unmatched_after_loss);
 }
 
 static void print_lifetimes(FILE *f, const stats_report *r)
