@@ -708,7 +708,8 @@ static void ctf_destroy(gcev_trace *t)
     t->impl = NULL;
 }
 
-static const gcev_trace_ops ctf_ops = {ctf_next, ctf_destroy, NULL, NULL}; /* keep-going: advance_keep_going */
+/* keep-going: advance_keep_going (no resync op); no stream-order marks */
+static const gcev_trace_ops ctf_ops = {ctf_next, ctf_destroy, NULL, NULL};
 
 /* ---- opening ----------------------------------------------------------------- */
 
