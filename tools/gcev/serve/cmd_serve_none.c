@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* gcev serve where it is not built: no libmicrohttpd at configure time, or not Linux. */
+#include "cli.h"
+#include "commands.h"
+
+int gcev_cmd_serve(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return gcev_cli_fail("serve", "not in this build (it needs Linux and libmicrohttpd, Debian's "
+                                  "libmicrohttpd-dev, when gcev is configured)");
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gcev serve's HTTP side, on Debian's libmicrohttpd in its internal-thread mode (select):
+ * GET /metrics (Prometheus text format, or OpenMetrics when the Accept header asks for
+ * application/openmetrics-text), GET /healthz, GET / (a pointer to both). The exposition is
+ * built under the lock, which the reader threads only hold for one event or one GC, so a
+ * slow or dead process never holds up a scrape.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <microhttpd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "serve.h"
+#include "serve_http.h"
+#include "serve_session.h"
+
+#if MHD_VERSION < 0x00097002
+typedef int serve_mhd_result;
+#else
+typedef enum MHD_Result serve_mhd_result;
+#endif
+
+static serve_mhd_result reply(struct MHD_Connection *conn, unsigned status, const char *type, char *body,
+                              size_t n, int must_free)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(n, body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    if (!r) {
+        if (must_free) {
+            free(body);
+        }
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    serve_mhd_result ret = MHD_queue_response(conn, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static serve_mhd_result metrics(serve_ctx *c, struct MHD_Connection *conn)
+{
+    double t0 = serve_now_ms();
+    const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    int om = serve_accept_openmetrics(accept);
+    serve_self self;
+    memset(&self, 0, sizeof self);
+    serve_read_self(&self.cpu_s, &self.rss_bytes);
+    serve_buf b = {NULL, 0, 0, 0};
+    serve_lock(c);
+    c->scrapes++;
+    self.scrapes = c->scrapes;
+    self.unwatched = c->unwatched;
+    self.last_scrape_s = c->last_scrape_s;
+    serve_expo_write(&b, c->procs, &self, serve_now_ms(), om);
+    c->last_scrape_s = (serve_now_ms() - t0) / 1000.0;
+    serve_unlock(c);
+    if (b.failed) {
+        serve_buf_free(&b);
+        static char oom[] = "out of memory\n";
+        return reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", oom, sizeof oom - 1, 0);
+    }
+    return reply(conn, MHD_HTTP_OK, om ? SERVE_CT_OPENMETRICS : SERVE_CT_TEXT, b.p, b.n, 1);
+}
+
+static serve_mhd_result handler(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                                const char *version, const char *upload_data, size_t *upload_data_size,
+                                void **con_cls)
+{
+    serve_ctx *c = cls;
+    (void)version;
+    (void)upload_data;
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
+        static char no[] = "only GET\n";
+        return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", no, sizeof no - 1, 0);
+    }
+    if (*upload_data_size) {
+        *upload_data_size = 0; /* a GET body: ignored */
+        return MHD_YES;
+    }
+    (void)con_cls;
+    if (!strcmp(url, "/metrics")) {
+        return metrics(c, conn);
+    }
+    if (!strcmp(url, "/healthz")) {
+        static char ok[] = "ok\n";
+        return reply(conn, MHD_HTTP_OK, "text/plain; charset=utf-8", ok, sizeof ok - 1, 0);
+    }
+    if (!strcmp(url, "/")) {
+        static char home[] = "gcev serve: GC metrics of .NET processes at /metrics; /healthz\n";
+        return reply(conn, MHD_HTTP_OK, "text/plain; charset=utf-8", home, sizeof home - 1, 0);
+    }
+    static char nf[] = "not found: /metrics, /healthz\n";
+    return reply(conn, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8", nf, sizeof nf - 1, 0);
+}
+
+void *serve_http_start(serve_ctx *c, int listen_fd)
+{
+    /* select() polling in libmicrohttpd's own thread; a few connections at a time, each
+     * bounded in time, so a stuck client cannot keep the port */
+    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, handler, c,
+                            MHD_OPTION_LISTEN_SOCKET, listen_fd, MHD_OPTION_CONNECTION_LIMIT,
+                            (unsigned int)32, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+                            MHD_OPTION_END);
+}
+
+void serve_http_stop(void *daemon)
+{
+    if (daemon) {
+        MHD_stop_daemon(daemon);
+    }
+}
