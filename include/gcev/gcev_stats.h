@@ -9,7 +9,8 @@
  *
  * Absent is not zero: every record has a `present` mask; a value whose inputs
  * were not in the trace (no HeapStats, no AllocationTick, no suspension seen)
- * has its bit clear and its value 0. No value is ever NaN or infinite.
+ * has its bit clear and its value 0. No member is ever NaN or infinite (where TraceEvent's
+ * value is infinite, a bit says so: GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE).
  *
  * Definitions: the per-GC metrics are those of TraceEvent's TraceGC and the
  * summaries those of its GCStats (microsoft/perfview
@@ -85,6 +86,9 @@ GCEV_API const char *gcev_stats_gen_name(unsigned gen);
 #define GCEV_STATS_HEAP_HAS_FRAG_PERCENT (1u << 7)      /* fragmentation_percent */
 #define GCEV_STATS_HEAP_HAS_USER_ALLOCATED (1u << 8)    /* user_allocated (gen0, loh, poh) */
 #define GCEV_STATS_HEAP_SIZE_BEFORE_ESTIMATED (1u << 9) /* size_before is TraceEvent's fallback estimate */
+/* --compat traceevent only: TraceEvent's GenFragmentationPercent is +Infinity (frag_after > 0 with
+ * size_after 0); HAS_FRAG_PERCENT is then clear and fragmentation_percent 0 */
+#define GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE (1u << 10)
 
 /*
  * One generation of the heap around one GC, summed over the GC heaps (bytes).
@@ -804,6 +808,149 @@ GCEV_API size_t gcev_stats_gc_label(const gcev_stats_gc *g, char *buf, size_t n)
 
 /* How many events of a compiled family (gcev_family value) were fed; 0 for others. */
 GCEV_API uint64_t gcev_stats_family_count(const gcev_stats *s, uint16_t family);
+
+/*
+ * The options the model was made with, each zero member replaced by its default (so an
+ * output can say, e.g., that traceevent_compat is on); NULL for NULL s. Valid until
+ * gcev_stats_free().
+ */
+GCEV_API const gcev_stats_options *gcev_stats_get_options(const gcev_stats *s);
+
+/* ------------------------------------------------------------------------ */
+/* Metric tables: the records above, described (one table per record kind)   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Every value of the records above is described by one entry of a static table: its JSON
+ * key (that of `gcev stats --format json`), TraceEvent's name for it, its unit, where it lives
+ * in the record, when it is present and a one-line definition. Writers (JSON, CSV, the
+ * report), bindings and exporters walk the table and read values with gcev_stats_value()
+ * instead of naming struct members. The tables are static data: valid for the life of the
+ * program, safe from any thread; the functions below never allocate.
+ *
+ * Entries come in the key order of the JSON object the record is written as. An entry with
+ * `group` set lives in a nested JSON object: `group` is the dotted path of that object
+ * ("loh_compact", "marks.Stack"), opened by an earlier GCEV_STATS_T_OBJECT entry whose
+ * path (group + "." + key) it is; CSV names its column by the path with '_' for '.'
+ * ("loh_compact_heaps"). Compound parts that are lists of other records (a GC's generations
+ * and heaps, LOH waits, a process's longest pauses, ...) are GCEV_STATS_T_ARRAY or _RECORD
+ * entries; their elements are read with the accessors above.
+ */
+typedef enum gcev_stats_kind {
+    GCEV_STATS_KIND_GC = 0,      /* gcev_stats_gc (JSON gcs[]) */
+    GCEV_STATS_KIND_GEN_HEAP,    /* gcev_stats_gen_heap, one generation of one GC (gcs[].heap[]) */
+    GCEV_STATS_KIND_HEAP,        /* gcev_stats_heap, one heap of one GC (gcs[].heaps[]) */
+    GCEV_STATS_KIND_GEN_SUMMARY, /* gcev_stats_gen_summary (generations[]) */
+    GCEV_STATS_KIND_GCSTATS,     /* gcev_stats_gcstats (processes[].gcstats, processes[].generations[]) */
+    GCEV_STATS_KIND_PROCESS,     /* gcev_stats_process (processes[]) */
+    GCEV_STATS_KIND_SUMMARY,     /* gcev_stats_summary (summary) */
+    GCEV_STATS_KINDS
+} gcev_stats_kind;
+
+/* How a value is stored and read (gcev_stats_val.type). */
+typedef enum gcev_stats_type {
+    GCEV_STATS_T_U64 = 0, /* unsigned integer member (any width): val.u */
+    GCEV_STATS_T_I64,     /* signed integer member: val.i */
+    GCEV_STATS_T_F64,     /* double member: val.f (+Infinity only where inf_bits says) */
+    GCEV_STATS_T_BOOL,    /* (member & mask) != 0: val.u 0 or 1 */
+    GCEV_STATS_T_ENUM,    /* unsigned code: val.u, its name val.name (name(code), may be NULL) */
+    GCEV_STATS_T_BITS,    /* a set: val.u, bit b named name(b); JSON an array of names */
+    GCEV_STATS_T_TEXT,    /* a label computed from the record: val.text */
+    GCEV_STATS_T_COUNTS,  /* uint8_t[size] of counts named name(i); JSON {name: count} of the non-zero */
+    GCEV_STATS_T_OBJECT,  /* opens the JSON object group.key; no value */
+    GCEV_STATS_T_RECORD,  /* one record of kind elem_kind embedded at offset */
+    GCEV_STATS_T_RECORDS, /* records embedded at offset (an array filling size): of kind
+                           * elem_kind, or (elem_kind -1) a struct without a table */
+    GCEV_STATS_T_ARRAY    /* a list read with an accessor (its count at offset when size > 0:
+                           * val.u); elements of kind elem_kind, or (-1) the entry's definition
+                           * names their keys */
+} gcev_stats_type;
+
+/* What a value measures. */
+typedef enum gcev_stats_unit {
+    GCEV_STATS_U_NONE = 0, /* objects, arrays, records */
+    GCEV_STATS_U_MS,       /* milliseconds (times from the trace start, or durations) */
+    GCEV_STATS_U_US,       /* microseconds (the runtime's own timings) */
+    GCEV_STATS_U_BYTES,
+    GCEV_STATS_U_COUNT,
+    GCEV_STATS_U_RATIO,       /* a plain ratio */
+    GCEV_STATS_U_PERCENT,     /* 0..100 (may exceed 100 where TraceEvent's does) */
+    GCEV_STATS_U_MB_PER_SEC,  /* 10^6 bytes per second */
+    GCEV_STATS_U_PER_SEC,     /* events per second */
+    GCEV_STATS_U_MB_PER_MS,   /* 10^6 bytes per millisecond */
+    GCEV_STATS_U_ID,          /* a number that names something (GC number, thread, process, heap) */
+    GCEV_STATS_U_ENUM,        /* a code with a name (the entry's name function) */
+    GCEV_STATS_U_FLAGS,       /* a bit set */
+    GCEV_STATS_U_BOOL,        /* true / false */
+    GCEV_STATS_U_GENERATION,  /* a generation number: 0, 1, 2 (3 LOH, 4 POH) */
+    GCEV_STATS_U_TEXT
+} gcev_stats_unit;
+
+/* gcev_stats_metric.flags */
+#define GCEV_STATS_M_DERIVED (1u << 0)      /* reads a member another entry owns (a name, a bit) */
+#define GCEV_STATS_M_NAME (1u << 1)         /* ENUM written as its name only (omitted without one) */
+#define GCEV_STATS_M_HIDDEN (1u << 2)       /* bookkeeping (a present mask): not an output value */
+#define GCEV_STATS_M_NOT_JSON (1u << 3)     /* not in stats JSON (its layout is frozen); in CSV */
+#define GCEV_STATS_M_PROCESS_ONLY (1u << 4) /* GCSTATS: set only in a process's `all` stats */
+
+typedef struct gcev_stats_metric {
+    const char *key;        /* JSON key, snake_case; unique in its group of its kind */
+    const char *group;      /* dotted path of the JSON object it is in, or NULL (top level) */
+    const char *traceevent; /* TraceEvent's member or method (TraceGC, GCStats), or NULL: gcev's own */
+    const char *definition; /* one line, never empty */
+    uint8_t kind;           /* gcev_stats_kind */
+    uint8_t type;           /* gcev_stats_type */
+    uint8_t unit;           /* gcev_stats_unit */
+    int8_t decimals;        /* F64 as gcev prints it: digits after the point; -1: 10 significant */
+    uint32_t flags;         /* GCEV_STATS_M_* */
+    /* the member: offsetof / sizeof in the record (size 0: none, e.g. an OBJECT) */
+    uint32_t offset, size;
+    uint64_t mask; /* BOOL: the member's bits that make it true */
+    /* Present when every bit of pres_bits is set in the pres_size-byte member at pres_offset
+     * (pres_size 0: no such test; the record's `present` mask, its `flags`, ...), and, when
+     * cond_size > 0, the cond_size-byte member at cond_offset is not 0 (a double when
+     * cond_float). Neither test: always present. */
+    uint32_t pres_offset, pres_size;
+    uint64_t pres_bits;
+    uint32_t cond_offset, cond_size;
+    uint8_t cond_float;
+    int8_t elem_kind;    /* RECORD / ARRAY: kind of the elements, or -1 */
+    uint64_t inf_bits;   /* F64: any of these set in the presence member: present, +Infinity */
+    const char *(*name)(uint32_t v); /* ENUM: name of a code; BITS: of a bit; COUNTS: of an index */
+} gcev_stats_metric;
+
+/* "gc", "gen_heap", "heap", "gen_summary", "gcstats", "process", "summary"; NULL for others. */
+GCEV_API const char *gcev_stats_kind_name(unsigned kind);
+/* "", "ms", "us", "bytes", "count", "ratio", "percent", "mb_per_sec", "per_sec", "mb_per_ms",
+ * "id", "enum", "flags", "bool", "generation", "text"; NULL for others. */
+GCEV_API const char *gcev_stats_unit_name(unsigned unit);
+
+/* Entries of kind's table (0 for an unknown kind), and the i-th (NULL past the end). */
+GCEV_API size_t gcev_stats_metric_count(unsigned kind);
+GCEV_API const gcev_stats_metric *gcev_stats_metric_at(unsigned kind, size_t i);
+/*
+ * The entry of kind with this path: key, or group + "." + key ("loh_compact.heaps",
+ * "marks.Stack.ms"); NULL when none (or path NULL).
+ */
+GCEV_API const gcev_stats_metric *gcev_stats_metric_find(unsigned kind, const char *path);
+
+/* A value read by gcev_stats_value(). */
+typedef struct gcev_stats_val {
+    uint8_t type;     /* gcev_stats_type of the metric */
+    uint64_t u;       /* U64, BOOL, ENUM, BITS, ARRAY (its count) */
+    int64_t i;        /* I64 */
+    double f;         /* F64 (also set, converted, for U64 and I64) */
+    const char *name; /* ENUM: name(u), NULL when the code has none */
+    char text[24];    /* TEXT */
+} gcev_stats_val;
+
+/*
+ * Reads metric m of record rec, which must be a record of m->kind (a gcev_stats_gc for
+ * GCEV_STATS_KIND_GC, ...). Returns 1 when the value is present (and fills *out), 0 when it
+ * is absent (the trace lacks its inputs; *out zeroed), also for NULL arguments. OBJECT,
+ * RECORD and COUNTS entries report presence only; ARRAY entries with a count member give it.
+ */
+GCEV_API int gcev_stats_value(const void *rec, const gcev_stats_metric *m, gcev_stats_val *out);
 
 #ifdef __cplusplus
 }

@@ -289,13 +289,14 @@ static void condemned(gcev_stats_gc *g, const stats_gcx *x)
 
 /* ---- one GC ---------------------------------------------------------------------------- */
 
-static void per_generation(gcev_stats_gc *g, const stats_gcx *x)
+static void per_generation(const gcev_stats *s, gcev_stats_gc *g, const stats_gcx *x)
 {
     const stats_heap *list[MAX_HEAPS];
     uint32_t n = histories(x, list, MAX_HEAPS);
     for (int gen = 0; gen < GCEV_STATS_GENS; gen++) {
         gcev_stats_gen_heap *h = &g->gens[gen];
-        h->present &= ~(GCEV_STATS_HEAP_HAS_SURVIVAL | GCEV_STATS_HEAP_HAS_FRAG_PERCENT);
+        h->present &= ~(GCEV_STATS_HEAP_HAS_SURVIVAL | GCEV_STATS_HEAP_HAS_FRAG_PERCENT |
+                        GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE);
         if (!valid_gen(g, x, gen)) {
             continue;
         }
@@ -311,6 +312,10 @@ static void per_generation(gcev_stats_gc *g, const stats_gcx *x)
         if ((g->present & GCEV_STATS_GC_HAS_HEAP_STATS) && h->size_after > 0) {
             h->fragmentation_percent = (double)h->frag_after * 100.0 / (double)h->size_after;
             h->present |= GCEV_STATS_HEAP_HAS_FRAG_PERCENT;
+        } else if (s->compat && (g->present & GCEV_STATS_GC_HAS_HEAP_STATS) && h->frag_after > 0) {
+            /* TMP GenFragmentationPercent divides by a size after of 0 (a conserved gen0 of a
+             * background GC): Infinity, which the struct cannot hold */
+            h->present |= GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE;
         }
     }
 }
@@ -466,7 +471,7 @@ void gcev_stats_derive_own(gcev_stats *s, const stats_proc *p, size_t i)
     }
     size_before(s, p, i);
     condemned(g, x);
-    per_generation(g, x);
+    per_generation(s, g, x);
     if (complete) {
         erase_pins(s, gi);
     }

@@ -19,6 +19,10 @@
 
 #include "gcev_stats_table.h"
 
+/* The metric tables (gcev_stats_metrics.c), indexed by gcev_stats_kind. */
+extern const gcev_stats_metric *const stats_metric_tables[GCEV_STATS_KINDS];
+extern const size_t stats_metric_counts[GCEV_STATS_KINDS];
+
 /* The quirks: TraceEvent behaviours gcev corrects (bit in stats_gcx.quirks). */
 enum {
     STATS_Q_NO_SUSPENSION = 1u << 0,     /* a GCStart with no suspension in progress is dropped (TMP L712) */
