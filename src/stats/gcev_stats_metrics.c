@@ -87,19 +87,18 @@ static const char *gc_mode_name(uint32_t heap_count)
             GRP("bgc_revisit." stname "." hname), GHAS(BGC_REVISIT),                                         \
             TE("BGCRevisitInfoArr.ObjectsRevisited")                                                         \
     }
-#define GC_COMMITTED(m, has, te)                                                                             \
-    {GOBJ(#m, NULL, GHAS(has), "GCDynamicEvent CommittedUsage (.NET 8+)"), TE(te)},                          \
-        {G(U64, ID, "version", m.version, "CommittedUsage version"), GRP(#m), GHAS(has)},                    \
-        {G(U64, BYTES, "in_use", m.in_use, "committed memory in use"), GRP(#m), GHAS(has)},                  \
+#define GC_COMMITTED(m, k, has, te)                                                                          \
+    {GOBJ(k, NULL, GHAS(has), "GCDynamicEvent CommittedUsage (.NET 8+)"), TE(te)},                           \
+        {G(U64, ID, "version", m.version, "CommittedUsage version"), GRP(k), GHAS(has)},                     \
+        {G(U64, BYTES, "in_use", m.in_use, "committed memory in use"), GRP(k), GHAS(has)},                   \
         {G(U64, BYTES, "in_global_decommit", m.in_global_decommit,                                           \
            "committed, on the global decommit list"),                                                        \
-         GRP(#m), GHAS(has)},                                                                                \
-        {G(U64, BYTES, "in_free", m.in_free, "committed, in free regions"), GRP(#m), GHAS(has)},             \
-        {G(U64, BYTES, "in_global_free", m.in_global_free, "committed, in global free regions"), GRP(#m),    \
+         GRP(k), GHAS(has)},                                                                                 \
+        {G(U64, BYTES, "in_free", m.in_free, "committed, in free regions"), GRP(k), GHAS(has)},              \
+        {G(U64, BYTES, "in_global_free", m.in_global_free, "committed, in global free regions"), GRP(k),     \
          GHAS(has)},                                                                                         \
     {                                                                                                        \
-        G(U64, BYTES, "bookkeeping", m.bookkeeping, "committed for the GC's bookkeeping"), GRP(#m),          \
-            GHAS(has)                                                                                        \
+        G(U64, BYTES, "bookkeeping", m.bookkeeping, "committed for the GC's bookkeeping"), GRP(k), GHAS(has) \
     }
 
 static const gcev_stats_metric gc_metrics[] = {
@@ -295,8 +294,8 @@ static const gcev_stats_metric gc_metrics[] = {
     {GOBJ("non_concurrent", "bgc_revisit", GHAS(BGC_REVISIT), "non-concurrent revisits")},
     GC_REVISIT(1, "non_concurrent", 0, "soh"),
     GC_REVISIT(1, "non_concurrent", 1, "loh"),
-    GC_COMMITTED(committed_before, COMMITTED_BEFORE, "CommittedUsageBefore"),
-    GC_COMMITTED(committed_after, COMMITTED_AFTER, "CommittedUsageAfter"),
+    GC_COMMITTED(committed_before, "committed_before", COMMITTED_BEFORE, "CommittedUsageBefore"),
+    GC_COMMITTED(committed_after, "committed_after", COMMITTED_AFTER, "CommittedUsageAfter"),
     {G(U64, COUNT, "datas_heap_count", datas_heap_count,
        "DATAS: NewNHeaps of the GC's last SizeAdaptationTuning (HeapCountTuning on .NET 8)"),
      GHAS(DATAS)},
