@@ -10,7 +10,7 @@ build=${1:?usage: run.sh BUILD_DIR [SECONDS] [harness...]}
 secs=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(decode format nettrace etl manifest ctf xpress ipc report)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(decode format nettrace etl manifest ctf xpress ipc report serve)
 art="$build/fuzz-artifacts"
 mkdir -p "$art"
 fail=0
@@ -18,7 +18,7 @@ summary=""
 for h in "${harnesses[@]}"; do
     bin="$build/tests/fuzz/fuzz_$h"
     corpus="$build/fuzz-corpus/$h"
-    mkdir -p "$corpus"
+    mkdir -p "$corpus" "$build/fuzz-seeds/$h" # a harness without seeds starts from nothing
     log="$build/fuzz-$h.log"
     echo "-- fuzz_$h: ${secs}s"
     "$bin" "$corpus" "$build/fuzz-seeds/$h" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \

@@ -49,6 +49,7 @@ internal static class Program
     };
 
     private static int s_bgcEveryMs; // live: --bgc-every MS (0: none)
+    private static bool s_hold; // live: --hold (no allocation before the first 'start')
 
     private static int Main(string[] args)
     {
@@ -69,11 +70,15 @@ internal static class Program
                 case "--bgc-every":
                     s_bgcEveryMs = int.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture);
                     break;
+                case "--hold":
+                    s_hold = true;
+                    break;
                 case "--list":
                     foreach (var s in Scenarios)
                         Console.WriteLine($"{s.Name,-13} {s.What}");
                     Console.WriteLine($"{"all",-13} every scenario above except hardlimit, fullgcnotify and heavy");
                     Console.WriteLine($"{"live",-13} allocate until 'stop' on stdin or SIGINT/SIGTERM; 'start' prints the GC counts");
+                    Console.WriteLine($"{"",-13} (--hold: allocate only from the first 'start' on)");
                     return 0;
                 default:
                     names.Add(args[i]);
@@ -723,9 +728,12 @@ internal static class Program
     // a live session starts), "stop" (or end of input, SIGINT, SIGTERM) prints the same record
     // with "event":"stop" and exits 0. Before any line it prints {"event":"ready",...}.
     // When stdin is empty from the start (e.g. /dev/null) only SIGINT/SIGTERM stop it.
+    // --hold: nothing is allocated (nor --bgc-every GCs forced) before the first "start", whose
+    // counts are printed first: sessions attached before it see every GC of the run.
     private static int RunLive()
     {
         using var stopped = new ManualResetEventSlim(false);
+        using var go = new ManualResetEventSlim(!s_hold);
         var lck = new object();
         bool reported = false;
         void Stop()
@@ -746,6 +754,9 @@ internal static class Program
         {
             var keep = new object[1000 * s_scale];
             int k = 0;
+            while (!go.Wait(50))
+                if (stopped.IsSet)
+                    return;
             while (!stopped.IsSet)
             {
                 for (int i = 0; i < 100 * s_scale; i++)
@@ -767,6 +778,9 @@ internal static class Program
         {
             bgc = new Thread(() =>
             {
+                while (!go.Wait(50))
+                    if (stopped.IsSet)
+                        return;
                 while (!stopped.Wait(s_bgcEveryMs))
                     GC.Collect(2, GCCollectionMode.Forced, blocking: false);
             }) { IsBackground = true };
@@ -791,6 +805,7 @@ internal static class Program
                             Console.WriteLine(CountsJson("start"));
                             Console.Out.Flush();
                         }
+                        go.Set();
                     }
                 }
                 else if (line == "stop")

@@ -61,7 +61,8 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: gcev serve [--listen ADDR:PORT] [--pid PID ...] [--profile P] [--match REGEX] [--rescan S]\n"
-        "                  [--max-processes N] [--keep-exited S] [--recycle-gcs N] [--timeout S]\n"
+        "                  [--max-processes N] [--keep-exited S] [--recycle-gcs N] [--timeout S] "
+        "[--stacks]\n                  [--record-dir DIR]\n"
         "       gcev serve --list-metrics [--verbose]\n"
         "A Prometheus exporter: attaches to every .NET process this user may attach to (as gcev ps\n"
         "lists them, containers included; as root: all), feeds each one's GC events to its own analysis\n"
@@ -82,6 +83,10 @@ static void usage(FILE *f)
         "  --recycle-gcs N     replace a process's analysis model by a fresh one once it holds N GCs,\n"
         "                      at a point where all are reported (default 2048; memory bound)\n"
         "  --timeout S         wait at most S seconds for each answer of a runtime (default 5)\n"
+        "  --stacks            ask for a stack with every event, as gcev record and dotnet-trace do (off:\n"
+        "                      the metrics need none, and the runtime's stack walks cost the process)\n"
+        "  --record-dir DIR    also write each session's stream to DIR/gcev-serve-PID-START-N.nettrace\n"
+        "                      (what the exporter saw, for gcev stats; the files grow: tests, audits)\n"
         "  --list-metrics      print the metric families (sample name, type, labels) and exit;\n"
         "                      with --verbose also each one's help and source\n"
         "Labels: pid, process (/proc/PID/comm), runtime_version, container_id (64 hex digits from\n"
@@ -209,6 +214,8 @@ int gcev_cmd_serve(int argc, char **argv)
             return GCEV_EXIT_OK;
         } else if (gcev_cli_flag(&a, "--list-metrics")) {
             list = 1;
+        } else if (gcev_cli_flag(&a, "--stacks")) {
+            c.o.stacks = 1;
         } else if (gcev_cli_flag(&a, "--verbose")) {
             verbose = 1;
         } else if ((m = gcev_cli_value(&a, "--listen", &v)) != 0) {
@@ -234,6 +241,11 @@ int gcev_cmd_serve(int argc, char **argv)
                 return GCEV_EXIT_USAGE;
             }
             c.o.profile = k == 0 ? GCEV_SESSION_GC_COLLECT : GCEV_SESSION_GC_VERBOSE;
+        } else if ((m = gcev_cli_value(&a, "--record-dir", &v)) != 0) {
+            if (m < 0) {
+                return GCEV_EXIT_USAGE;
+            }
+            c.o.record_dir = v;
         } else if ((m = gcev_cli_value(&a, "--match", &v)) != 0) {
             if (m < 0) {
                 return GCEV_EXIT_USAGE;

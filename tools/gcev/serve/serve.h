@@ -106,13 +106,15 @@ typedef struct serve_opts {
     const char *listen; /* "127.0.0.1:9464" */
     uint32_t pids[64];  /* --pid: only these */
     size_t npids;
-    uint32_t profile;     /* gcev_session_profile */
-    const char *match;    /* --match REGEX on the command line, or NULL */
-    double rescan_s;      /* --rescan */
-    uint32_t max_procs;   /* --max-processes */
-    double keep_exited_s; /* --keep-exited */
-    uint32_t recycle_gcs; /* --recycle-gcs */
-    uint32_t timeout_ms;  /* --timeout */
+    uint32_t profile;       /* gcev_session_profile */
+    const char *match;      /* --match REGEX on the command line, or NULL */
+    double rescan_s;        /* --rescan */
+    uint32_t max_procs;     /* --max-processes */
+    double keep_exited_s;   /* --keep-exited */
+    uint32_t recycle_gcs;   /* --recycle-gcs */
+    uint32_t timeout_ms;    /* --timeout */
+    int stacks;             /* --stacks: a stack with every event (as dotnet-trace, gcev record) */
+    const char *record_dir; /* --record-dir: each session's stream also written there */
 } serve_opts;
 
 typedef struct serve_ctx {

@@ -164,11 +164,20 @@ static void *reader_main(void *arg)
     gcev_session_options o;
     memset(&o, 0, sizeof o);
     o.profile = c->o.profile;
-    o.flags = GCEV_SESSION_NO_STACKS;
+    o.flags = c->o.stacks ? 0 : GCEV_SESSION_NO_STACKS;
     o.buffer_mb = 32;
     o.timeout_ms = c->o.timeout_ms;
     o.stop_timeout_ms = 5000;
     o.trace.order = GCEV_TRACE_ORDER_STREAM;
+    char path[4096];
+    if (c->o.record_dir) {
+        serve_lock(c);
+        unsigned long long n = (unsigned long long)p->m.attaches + 1;
+        serve_unlock(c);
+        snprintf(path, sizeof path, "%s/gcev-serve-%u-%llu-%llu.nettrace", c->o.record_dir, p->pid,
+                 (unsigned long long)p->start_time, n);
+        o.record_path = path;
+    }
     gcev_session *sess = NULL;
     st = gcev_session_open(p->pid, &o, &sess, &err);
     if (st != GCEV_OK) {
