@@ -45,6 +45,26 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------ */
+/* Version                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The release these headers belong to (doc/ABI.md: what a minor or patch release may
+ * change). CMake reads the project's version from these three lines.
+ */
+#define GCEV_VERSION_MAJOR 0
+#define GCEV_VERSION_MINOR 2
+#define GCEV_VERSION_PATCH 0
+/* 0xMMmmpp: compare with gcev_version() to tell the headers from the library loaded. */
+#define GCEV_VERSION_HEX ((GCEV_VERSION_MAJOR << 16) | (GCEV_VERSION_MINOR << 8) | GCEV_VERSION_PATCH)
+#define GCEV_VERSION_STRING "0.2.0"
+
+/* The library's GCEV_VERSION_HEX (that of the library loaded, not of the headers). */
+GCEV_API uint32_t gcev_version(void);
+/* The library's GCEV_VERSION_STRING, a static string. */
+GCEV_API const char *gcev_version_string(void);
+
+/* ------------------------------------------------------------------------ */
 /* Status codes                                                              */
 /* ------------------------------------------------------------------------ */
 
