@@ -130,7 +130,16 @@ typedef enum gcev_session_profile {
      */
     GCEV_SESSION_GC_VERBOSE = 1,
     /* The caller's providers and rundown keyword (gcev_session_options.providers). */
-    GCEV_SESSION_CUSTOM = 2
+    GCEV_SESSION_CUSTOM = 2,
+    /*
+     * A heap dump, as dotnet-gcdump asks for one: Microsoft-Windows-DotNETRuntime,
+     * keywords GC | Type | GCHeapDump | GCHeapCollect | GCHeapAndTypeNames
+     * (0x1980001, TraceEvent's GCHeapSnapshot), level 5, no rundown, a 1024 MB
+     * buffer unless buffer_mb says otherwise. GCHeapCollect makes the runtime force a
+     * full blocking GC as the session starts, during which it writes the bulk heap
+     * events (gcev_heap.h).
+     */
+    GCEV_SESSION_GC_HEAP = 3
 } gcev_session_profile;
 
 /* dotnet-trace's default rundown keyword (what CollectTracing2/3 call "requestRundown"). */

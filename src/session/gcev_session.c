@@ -41,6 +41,8 @@ enum {
 #define KW_GC UINT64_C(0x1)
 #define KW_GC_HANDLE UINT64_C(0x2)
 #define KW_EXCEPTION UINT64_C(0x8000)
+/* TraceEvent's GCHeapSnapshot: GC | Type | GCHeapDump | GCHeapCollect | GCHeapAndTypeNames */
+#define KW_GC_HEAP_SNAPSHOT UINT64_C(0x1980001)
 static const char runtime_provider[] = "Microsoft-Windows-DotNETRuntime";
 static const char private_provider[] = "Microsoft-Windows-DotNETRuntimePrivate";
 
@@ -614,6 +616,11 @@ static gcev_status build_request(const gcev_session_options *o, gcev_ipc_provide
         c->nproviders = 1;
         c->rundown_keyword = GCEV_SESSION_DEFAULT_RUNDOWN;
         break;
+    case GCEV_SESSION_GC_HEAP:
+        prov[0] = (gcev_ipc_provider){runtime_provider, KW_GC_HEAP_SNAPSHOT, 5, NULL};
+        c->nproviders = 1;
+        c->rundown_keyword = 0; /* (the buffer: 1024 MB by default, dotnet-gcdump's: gcev_session_open) */
+        break;
     case GCEV_SESSION_CUSTOM:
         if (!o->providers || o->nproviders == 0 || o->nproviders > MAX_PROVIDERS) {
             return GCEV_E_INVALID_ARG;
@@ -708,7 +715,8 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
     if (!o.max_command) {
         o.max_command = NEWEST_COMMAND;
     }
-    if (o.max_command < OLDEST_COMMAND || o.max_command > NEWEST_COMMAND || o.profile > GCEV_SESSION_CUSTOM) {
+    if (o.max_command < OLDEST_COMMAND || o.max_command > NEWEST_COMMAND ||
+        o.profile > GCEV_SESSION_GC_HEAP) {
         return fail(err, GCEV_E_INVALID_ARG, 0, "invalid session options (profile or max_command)");
     }
     if (o.profile == GCEV_SESSION_CUSTOM &&
@@ -717,7 +725,7 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
     }
     o.timeout_ms = o.timeout_ms ? o.timeout_ms : DEFAULT_TIMEOUT_MS;
     o.stop_timeout_ms = o.stop_timeout_ms ? o.stop_timeout_ms : DEFAULT_STOP_TIMEOUT_MS;
-    o.buffer_mb = o.buffer_mb ? o.buffer_mb : DEFAULT_BUFFER_MB;
+    o.buffer_mb = o.buffer_mb ? o.buffer_mb : o.profile == GCEV_SESSION_GC_HEAP ? 1024 : DEFAULT_BUFFER_MB;
 
     gcev_session *s = calloc(1, sizeof *s);
     if (!s) {

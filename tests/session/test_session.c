@@ -662,7 +662,7 @@ static void test_session_bad_options_and_no_session(void **state)
     } bad[] = {
         {{.max_command = 1}, "invalid session options (profile or max_command)"},
         {{.max_command = 7}, "invalid session options (profile or max_command)"},
-        {{.profile = GCEV_SESSION_CUSTOM + 1}, "invalid session options (profile or max_command)"},
+        {{.profile = GCEV_SESSION_GC_HEAP + 1}, "invalid session options (profile or max_command)"},
         {{.profile = GCEV_SESSION_CUSTOM}, "a custom session needs 1 to 1000 providers"},
         {{.profile = GCEV_SESSION_CUSTOM, .providers = &one, .nproviders = 0},
          "a custom session needs 1 to 1000 providers"},

@@ -141,9 +141,14 @@ int cli_live_option(gcev_cli_args *a, int allow_record, cli_live_opts *o, int *r
     case 1:
         return parse_seconds(a->cmd, names[which], v, &o->timeout_ms) ? 1 : -1;
     case 2: {
-        static const char *const profiles[] = {"gc-collect", "gc-verbose", NULL}; /* profile order */
+        static const char *const profiles[] = {"gc-collect", "gc-verbose", "custom", "heap",
+                                               NULL}; /* profile order */
         int p = gcev_cli_choice(a->cmd, "--profile", v, profiles);
-        if (p < 0) {
+        if (p < 0 || p == GCEV_SESSION_CUSTOM) {
+            if (p == GCEV_SESSION_CUSTOM) {
+                gcev_cli_fail(a->cmd,
+                              "--profile must be gc-collect, gc-verbose or heap (--providers for your own)");
+            }
             return -1;
         }
         o->profile = (uint32_t)p;

@@ -25,7 +25,8 @@ typedef struct cli_live_opts {
 #define CLI_LIVE_OPTIONS_HELP                                                                                \
     "  --duration S   stop after S seconds (default: at Ctrl-C, or when the process exits)\n"                \
     "  --profile P    gc-collect (default: GC events at Informational level, as dotnet-trace's\n"            \
-    "                 profile) or gc-verbose (also allocation ticks, GC handles, pins, joins)\n"             \
+    "                 profile), gc-verbose (also allocation ticks, GC handles, pins, joins) or heap\n"       \
+    "                 (a heap dump: the runtime forces a full blocking GC; see gcev heap)\n"                 \
     "  --timeout S    wait at most S seconds for each answer of the runtime (default 5)\n"                   \
     "  --providers NAME:KEYWORDS:LEVEL[:ARGS]  instead of a profile, this provider (repeatable; keywords\n"  \
     "                 in hex or decimal, level 0-5; the default rundown)\n"

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * From a dump's raw lists to its graph: objects deduplicated by address, each
+ * object's references taken from the GCBulkEdge stream in order (object i owns the
+ * next EdgeCount values, as the runtime writes them and dotnet-gcdump reads them),
+ * resolved to object indexes (references to no object dropped and counted), a
+ * ConditionalWeakTable element added as a reference from its key to its value,
+ * roots resolved, and the type table (one row per module and display name).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcev_heap_internal.h"
+
+char *gcev_hp_display_name(const char *raw)
+{
+    size_t len = strlen(raw);
+    char *out = malloc(len + 1);
+    if (!out) {
+        return NULL;
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = raw[i];
+        if (c == '`' && i + 1 < len && raw[i + 1] >= '0' && raw[i + 1] <= '9') {
+            /* the generic arity ("List`1") is not shown */
+            while (i + 1 < len && raw[i + 1] >= '0' && raw[i + 1] <= '9') {
+                i++;
+            }
+            continue;
+        }
+        if (c == '[') {
+            c = '<';
+        } else if (c == ']') {
+            c = '>';
+        }
+        if (c == '>' && o > 0 && out[o - 1] == '<') {
+            out[o - 1] = '[';
+            c = ']';
+        }
+        out[o++] = c;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static uint64_t name_hash(uint64_t module, const char *s)
+{
+    uint64_t h = UINT64_C(1469598103934665603) ^ module;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= UINT64_C(1099511628211);
+    }
+    return h;
+}
+
+typedef struct row_build {
+    uint32_t name; /* pool offset + 1 */
+    uint32_t next; /* next row with the same hash */
+    uint64_t module;
+    uint64_t objects, bytes;
+} row_build;
+
+static gcev_heap *g_sort_h; /* qsort has no context argument in C11 */
+static row_build *g_sort_rows;
+
+static int row_cmp(const void *a, const void *b)
+{
+    const row_build *x = &g_sort_rows[*(const uint32_t *)a], *y = &g_sort_rows[*(const uint32_t *)b];
+    if (x->bytes != y->bytes) {
+        return x->bytes > y->bytes ? -1 : 1;
+    }
+    if (x->objects != y->objects) {
+        return x->objects > y->objects ? -1 : 1;
+    }
+    int c = strcmp(g_sort_h->pool.s + x->name - 1, g_sort_h->pool.s + y->name - 1);
+    if (c) {
+        return c;
+    }
+    return x->module < y->module ? -1 : x->module > y->module;
+}
+
+/* The row of process type pt (made when new); UINT32_MAX on NOMEM. */
+static uint32_t row_of(gcev_heap *h, heap_proc *p, uint32_t pt, uint32_t *row_of_pt, heap_map *by_hash,
+                       row_build **rows, size_t *nrows, size_t *crows)
+{
+    if (row_of_pt[pt] != UINT32_MAX) {
+        return row_of_pt[pt];
+    }
+    char unknown[48];
+    const char *raw = unknown;
+    if (p->types[pt].name) {
+        raw = p->names.s + p->types[pt].name - 1;
+    } else {
+        snprintf(unknown, sizeof unknown, "UNKNOWN 0x%llx", (unsigned long long)p->types[pt].type_id);
+        h->info.unknown_types++;
+    }
+    char *disp = gcev_hp_display_name(raw);
+    if (!disp) {
+        return UINT32_MAX;
+    }
+    uint64_t module = p->types[pt].module_id;
+    uint64_t hh = name_hash(module, disp);
+    uint32_t r = gcev_hp_map_get(by_hash, hh);
+    for (; r != UINT32_MAX; r = (*rows)[r].next) {
+        if ((*rows)[r].module == module && strcmp(h->pool.s + (*rows)[r].name - 1, disp) == 0) {
+            break;
+        }
+    }
+    if (r == UINT32_MAX) {
+        if (gcev_hp_grow((void **)rows, crows, *nrows + 1, sizeof **rows)) {
+            free(disp);
+            return UINT32_MAX;
+        }
+        row_build *b = &(*rows)[*nrows];
+        memset(b, 0, sizeof *b);
+        b->module = module;
+        b->name = gcev_hp_str_add(&h->pool, disp, strlen(disp));
+        uint32_t first = gcev_hp_map_get(by_hash, hh);
+        b->next = UINT32_MAX;
+        if (!b->name) {
+            free(disp);
+            return UINT32_MAX;
+        }
+        r = (uint32_t)*nrows;
+        if (first == UINT32_MAX) {
+            if (gcev_hp_map_put(by_hash, hh, r) != r) {
+                free(disp);
+                return UINT32_MAX;
+            }
+        } else {
+            /* second in its hash chain: the head stays in the map */
+            b->next = (*rows)[first].next;
+            (*rows)[first].next = r;
+        }
+        (*nrows)++;
+    }
+    free(disp);
+    row_of_pt[pt] = r;
+    return r;
+}
+
+static int build_types(gcev_heap_set *s, gcev_heap *h)
+{
+    heap_proc *p = &s->procs[h->proc];
+    uint32_t *row_of_pt = malloc((p->ntypes ? p->ntypes : 1) * sizeof *row_of_pt);
+    heap_map by_hash = {0};
+    row_build *rows = NULL;
+    size_t nrows = 0, crows = 0;
+    uint32_t *order = NULL, *rank = NULL;
+    int rc = -1;
+    if (!row_of_pt) {
+        goto out;
+    }
+    memset(row_of_pt, 0xff, (p->ntypes ? p->ntypes : 1) * sizeof *row_of_pt);
+    for (uint32_t i = 0; i < h->n; i++) {
+        uint32_t r = row_of(h, p, h->obj[i].ptype, row_of_pt, &by_hash, &rows, &nrows, &crows);
+        if (r == UINT32_MAX) {
+            goto out;
+        }
+        h->obj[i].ptype = r;
+        rows[r].objects++;
+        rows[r].bytes += h->obj[i].size;
+    }
+    order = malloc((nrows ? nrows : 1) * sizeof *order);
+    rank = malloc((nrows ? nrows : 1) * sizeof *rank);
+    h->types = calloc(nrows ? nrows : 1, sizeof *h->types);
+    if (!order || !rank || !h->types) {
+        goto out;
+    }
+    for (size_t i = 0; i < nrows; i++) {
+        order[i] = (uint32_t)i;
+    }
+    g_sort_h = h;
+    g_sort_rows = rows;
+    qsort(order, nrows, sizeof *order, row_cmp);
+    for (size_t i = 0; i < nrows; i++) {
+        rank[order[i]] = (uint32_t)i;
+        gcev_heap_type *t = &h->types[i];
+        const row_build *b = &rows[order[i]];
+        t->name = (const char *)(uintptr_t)b->name; /* an offset until the pool stops growing */
+        t->module_id = b->module;
+        t->objects = b->objects;
+        t->bytes = b->bytes;
+    }
+    /* rows made only for a static's declaring type hold no object: they sort last */
+    h->ntypes = nrows;
+    while (h->ntypes && h->types[h->ntypes - 1].objects == 0) {
+        h->ntypes--;
+    }
+    for (uint32_t i = 0; i < h->n; i++) {
+        h->obj[i].ptype = rank[h->obj[i].ptype];
+    }
+    rc = 0;
+out:
+    free(row_of_pt);
+    gcev_hp_map_free(&by_hash);
+    free(rows);
+    free(order);
+    free(rank);
+    return rc;
+}
+
+int gcev_hp_build_graph(gcev_heap_set *s, gcev_heap *h)
+{
+    size_t nraw = h->nraw;
+    uint64_t nrefs = h->nraw_refs;
+    heap_map idx = {0};
+    uint32_t *start = malloc((nraw ? nraw : 1) * sizeof *start);
+    int rc = -1;
+    if (!start || gcev_hp_map_reserve(&idx, nraw) != 0) {
+        goto out;
+    }
+    /* 1. objects: the first of each address kept; each takes its EdgeCount values */
+    uint64_t pos = 0, missing = 0;
+    uint32_t k = 0;
+    for (size_t i = 0; i < nraw; i++) {
+        uint64_t want = h->raw[i].nrefs, avail = nrefs - pos;
+        uint64_t take = want < avail ? want : avail;
+        missing += want - take;
+        uint32_t got = gcev_hp_map_put(&idx, h->raw[i].address, k);
+        if (got != k) {
+            if (got == UINT32_MAX - 1) {
+                goto out;
+            }
+            if (h->info.duplicate_objects++ == 0) {
+                gcev_hp_problem(
+                    h,
+                    "object 0x%llx is listed twice (the first kept, %llu references of the second dropped)",
+                    (unsigned long long)h->raw[i].address, (unsigned long long)take);
+            }
+            pos += take;
+            continue;
+        }
+        h->raw[k] = h->raw[i];
+        h->raw[k].nrefs = (uint32_t)take;
+        start[k] = (uint32_t)pos;
+        pos += take;
+        k++;
+    }
+    h->n = k;
+    h->info.missing_references = missing;
+    if (missing) {
+        h->info.flags |= GCEV_HEAP_EDGES_SHORT;
+        gcev_hp_problem(
+            h, "the objects' EdgeCounts add up to %llu more references than the GCBulkEdge events hold",
+            (unsigned long long)missing);
+    }
+    if (pos < nrefs) {
+        h->info.extra_references = nrefs - pos;
+        h->info.flags |= GCEV_HEAP_EDGES_EXTRA;
+        gcev_hp_problem(h, "%llu GCBulkEdge values past the last object's references (dropped)",
+                        (unsigned long long)(nrefs - pos));
+    }
+    /* 2. references resolved in place; per object the count kept (+ its CWT elements) */
+    h->off = calloc((size_t)k + 1, sizeof *h->off);
+    if (!h->off) {
+        goto out;
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t kept = 0;
+        for (uint32_t j = 0; j < h->raw[i].nrefs; j++) {
+            uint32_t t = gcev_hp_map_get(&idx, h->raw_refs[start[i] + j]);
+            h->raw_refs[start[i] + j] = t;
+            if (t == UINT32_MAX) {
+                h->info.dangling_references++;
+            } else {
+                kept++;
+            }
+        }
+        h->off[i + 1] = kept;
+    }
+    for (size_t c = 0; c + 1 < h->ncwt; c += 2) {
+        uint32_t key = gcev_hp_map_get(&idx, h->cwt[c]), val = gcev_hp_map_get(&idx, h->cwt[c + 1]);
+        if (key != UINT32_MAX && val != UINT32_MAX) {
+            h->off[key + 1]++;
+        }
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        total += h->off[i + 1];
+        if (total > HEAP_MAX_REFS) {
+            goto out;
+        }
+        h->off[i + 1] = (uint32_t)total;
+    }
+    h->refs = malloc((total ? total : 1) * sizeof *h->refs);
+    if (!h->refs) {
+        goto out;
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t w = h->off[i];
+        for (uint32_t j = 0; j < h->raw[i].nrefs; j++) {
+            uint64_t t = h->raw_refs[start[i] + j];
+            if (t != UINT32_MAX) {
+                h->refs[w++] = (uint32_t)t;
+            }
+        }
+        start[i] = w; /* where its CWT references go */
+    }
+    if (h->info.dangling_references) {
+        gcev_hp_problem(h, "%llu references to addresses that are no object of the dump (dropped)",
+                        (unsigned long long)h->info.dangling_references);
+    }
+    /* 3. roots, then the CWT elements listed as roots of kind cwt */
+    size_t ncwt = h->ncwt / 2;
+    h->roots = calloc(h->nraw_roots + ncwt + 1, sizeof *h->roots);
+    if (!h->roots) {
+        goto out;
+    }
+    for (size_t i = 0; i < h->nraw_roots; i++) {
+        const heap_raw_root *r = &h->raw_roots[i];
+        gcev_heap_root *o = &h->roots[i];
+        o->object = gcev_hp_map_get(&idx, r->address);
+        o->kind = r->kind;
+        o->flags = r->flags;
+        o->id = r->id;
+        if (o->object == UINT32_MAX) {
+            h->info.dangling_roots++;
+        } else if (o->kind != GCEV_HEAP_ROOT_WEAK) {
+            h->info.roots++;
+        }
+    }
+    h->nroots = h->nraw_roots;
+    for (size_t c = 0; c < ncwt; c++) {
+        uint32_t key = gcev_hp_map_get(&idx, h->cwt[2 * c]), val = gcev_hp_map_get(&idx, h->cwt[2 * c + 1]);
+        gcev_heap_root *o = &h->roots[h->nroots++];
+        o->kind = GCEV_HEAP_ROOT_CWT;
+        o->object = val;
+        o->id = key;
+        if (key != UINT32_MAX && val != UINT32_MAX) {
+            h->refs[start[key]++] = val;
+        }
+    }
+    if (h->info.dangling_roots) {
+        gcev_hp_problem(h, "%llu roots of addresses that are no object of the dump",
+                        (unsigned long long)h->info.dangling_roots);
+    }
+    /* 4. types (and the static roots' names, which need them) */
+    h->obj = h->raw;
+    if (build_types(s, h) != 0) {
+        goto out;
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        h->info.bytes += h->obj[i].size;
+    }
+    h->info.objects = k;
+    h->info.references = total;
+    h->info.types = h->ntypes;
+    /* the pool has stopped growing: offsets become pointers */
+    for (size_t i = 0; i < h->ntypes; i++) {
+        h->types[i].name = h->pool.s + (uintptr_t)h->types[i].name - 1;
+    }
+    for (size_t i = 0; i < h->nroots; i++) {
+        uint32_t nm = i < h->nraw_roots ? h->raw_roots[i].name : 0;
+        h->roots[i].name = nm ? h->pool.s + nm - 1 : "";
+    }
+    if (h->info.flags & GCEV_HEAP_PARTIAL_MASK) {
+        /* keep the reader's own order of problems; nothing else to do */
+    }
+    rc = 0;
+out:
+    free(start);
+    gcev_hp_map_free(&idx);
+    free(h->raw_refs);
+    h->raw_refs = NULL;
+    free(h->raw_roots);
+    h->raw_roots = NULL;
+    free(h->cwt);
+    h->cwt = NULL;
+    if (rc == 0 && h->n < h->craw) {
+        heap_raw_node *shrunk = realloc(h->raw, (h->n ? h->n : 1) * sizeof *h->raw);
+        if (shrunk) {
+            h->raw = h->obj = shrunk;
+            h->craw = h->n;
+        }
+    }
+    return rc;
+}
