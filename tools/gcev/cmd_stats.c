@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gcev stats [--format text|csv|json] [--gc N] FILE
+ * gcev stats [--format text|csv|json] [--table T] [--gc N] [--process PID] FILE
  * gcev stats [--format ...] [--gc N] --pid PID [--duration S] [--record FILE] [--profile P]
  * GC analysis of a trace (gcev_stats.h): a per-GC table, per-generation and
  * whole-trace summaries, segment/handle lifetimes; with --pid, of a live
@@ -24,13 +24,17 @@ static void usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: gcev stats [--format text|csv|json] [--gc N] [--compat traceevent] [--keep-going] FILE\n"
+        "usage: gcev stats [--format text|csv|json] [--table T] [--gc N] [--process PID]\n"
+        "                  [--compat traceevent] [--keep-going] FILE\n"
         "       gcev stats [--format text|csv|json] [--gc N] --pid PID [--duration S]\n"
         "                  [--record FILE] [--profile P] [--timeout S]\n"
         "GC analysis of a .nettrace/.netperf/.etl trace: each GC (generation, reason, type,\n"
         "pause, duration, promoted bytes, heap sizes, TraceEvent's TraceGC metrics), per\n"
         "process its GCStats, pause percentiles and longest pauses, segments and GC handles\n"
-        "never freed. --gc N shows GC number N only, in detail. --compat traceevent gives\n"
+        "never freed. --gc N shows GC number N only, in detail; --process PID the GCs and\n"
+        "summaries of process PID only (generations[] and summary stay the whole trace's).\n"
+        "--table (csv): gcs (default), generations, heaps, processes, gcstats, gen_summaries\n"
+        "or summary, one record kind per table. --compat traceevent gives\n"
         "TraceEvent 4.0's numbers, its defects included (doc/stats.md). FILE may be '-' for\n"
         "standard input. Values missing from the trace print as '-' (text), empty cells\n"
         "(csv) or absent keys (json).\n" GCEV_CLI_KEEP_GOING_HELP
@@ -58,6 +62,7 @@ int gcev_cmd_stats(int argc, char **argv)
     memset(&live, 0, sizeof live);
     int live_opt = 0; /* a live-session option was given */
     int keep_going = 0;
+    int table_opt = 0; /* --table given */
     gcev_cli_args a;
     gcev_cli_args_init(&a, "stats", argc, argv);
     while (gcev_cli_args_next(&a)) {
@@ -88,6 +93,18 @@ int gcev_cmd_stats(int argc, char **argv)
             sopts.traceevent_compat = 1;
         } else if (gcev_cli_flag(&a, "--keep-going")) {
             keep_going = 1;
+        } else if ((m = gcev_cli_value(&a, "--table", &v)) != 0) {
+            if (m < 0 || (r.csv_table = gcev_cli_choice("stats", "--table", v, stats_csv_tables)) < 0) {
+                return GCEV_EXIT_USAGE;
+            }
+            table_opt = 1;
+        } else if ((m = gcev_cli_value(&a, "--process", &v)) != 0) {
+            unsigned long long n;
+            if (m < 0 || !gcev_cli_number("stats", "--process", v, UINT32_MAX, 0, &n)) {
+                return GCEV_EXIT_USAGE;
+            }
+            r.process_id = (uint32_t)n;
+            r.one_process = 1;
         } else if ((m = gcev_cli_value(&a, "--gc", &v)) != 0) {
             unsigned long long n;
             if (m < 0 || !gcev_cli_number("stats", "--gc", v, UINT32_MAX, 0, &n)) {
@@ -108,6 +125,9 @@ int gcev_cmd_stats(int argc, char **argv)
     }
     if (!path && !live.have_pid) {
         return gcev_cli_no_file("stats");
+    }
+    if (table_opt && fmt != FMT_CSV) {
+        return gcev_cli_fail("stats", "--table chooses a CSV table: it needs --format csv");
     }
     if (keep_going && live.have_pid) {
         return gcev_cli_fail("stats", "--keep-going reads a FILE, not a live session (--pid)");
@@ -162,6 +182,9 @@ int gcev_cmd_stats(int argc, char **argv)
     r.s = s;
     if (r.one_gc && !gcev_stats_gc_find(s, r.gc_number)) {
         gcev_cli_fail("stats", "no GC number %u in %s", r.gc_number, gcev_cli_file_label(path));
+        rc = GCEV_EXIT_USAGE;
+    } else if (r.one_process && !gcev_stats_process_find(s, r.process_id)) {
+        gcev_cli_fail("stats", "no GC events of process %u in %s", r.process_id, gcev_cli_file_label(path));
         rc = GCEV_EXIT_USAGE;
     } else if (fmt == FMT_JSON) {
         stats_print_json(stdout, &r);

@@ -14,7 +14,13 @@ typedef struct stats_report {
     uint32_t gc_number;
     const char *read_error;  /* the trace ended with this error (output is partial), or NULL */
     const gcev_trace *trace; /* the trace read (its skipped ranges, --keep-going), or NULL */
+    int csv_table;           /* CSV: index in stats_csv_tables (--table), 0 gcs */
+    int one_process;         /* --process PID given */
+    uint32_t process_id;
 } stats_report;
+
+/* CSV tables (--table), NULL-terminated; gcs first. */
+extern const char *const stats_csv_tables[];
 
 /* The families whose counts are listed as "events seen" (which events a trace holds differs per platform and
  * provider set). */
@@ -28,8 +34,10 @@ const char *stats_skip_warning(const stats_report *r);
 /* Whether the trace was read whole: no events dropped, nothing skipped, no read error, no table limit hit
  * (JSON "complete", CSV "trace_complete"). */
 int stats_complete(const stats_report *r);
-/* Whether GC g is printed (all, or only --gc N). */
+/* Whether GC g is printed (all, or only --gc N, only of --process PID). */
 int stats_selected(const stats_report *r, const gcev_stats_gc *g);
+/* Whether the process is printed (all, or only --process PID). */
+int stats_process_selected(const stats_report *r, uint32_t process_id);
 /* Sum over generations of a gen_heap member: returns 0 when no generation has the bit. */
 int stats_heap_total(const gcev_stats_gc *g, uint32_t bit, size_t member_offset, uint64_t *out);
 

@@ -51,7 +51,12 @@ int stats_complete(const stats_report *r)
 
 int stats_selected(const stats_report *r, const gcev_stats_gc *g)
 {
-    return !r->one_gc || g->number == r->gc_number;
+    return (!r->one_gc || g->number == r->gc_number) && stats_process_selected(r, g->process_id);
+}
+
+int stats_process_selected(const stats_report *r, uint32_t process_id)
+{
+    return !r->one_process || process_id == r->process_id;
 }
 
 int stats_heap_total(const gcev_stats_gc *g, uint32_t bit, size_t member_offset, uint64_t *out)

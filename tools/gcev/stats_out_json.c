@@ -319,6 +319,9 @@ static void print_processes(FILE *f, const stats_report *r)
     int n = 0;
     for (size_t i = 0; i < gcev_stats_process_count(r->s); i++) {
         const gcev_stats_process *p = gcev_stats_process_at(r->s, i);
+        if (!stats_process_selected(r, p->process_id)) {
+            continue;
+        }
         fputs(n++ ? ",\n {" : "\n {", f);
         write_record(f, r->s, GCEV_STATS_KIND_PROCESS, p, -1, 0);
     }
