@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Writes gcev.pc at install time (install(CODE) in the top CMakeLists.txt), when the
+# Writes gcev.pc (and gcev-static.pc) at install time (install(CODE) in the top CMakeLists.txt), when the
 # prefix is the one the files really go under: CMAKE_INSTALL_PREFIX as
 # `cmake --install --prefix` sets it. A relative libdir or includedir (GNUInstallDirs:
 # lib, lib/x86_64-linux-gnu, include) is written as ${prefix}/...; an absolute one as is.
@@ -19,3 +19,7 @@ else()
   set(GCEV_PC_LIBS_PRIVATE "-lm")
 endif()
 configure_file("${GCEV_PC_IN}" "${GCEV_PC_OUT}" @ONLY)
+# gcev-static.pc beside it: the static library by its file name (cmake/gcev-static.pc.in)
+string(REGEX REPLACE "gcev\\.pc\\.in$" "gcev-static.pc.in" _static_in "${GCEV_PC_IN}")
+string(REGEX REPLACE "gcev\\.pc$" "gcev-static.pc" _static_out "${GCEV_PC_OUT}")
+configure_file("${_static_in}" "${_static_out}" @ONLY)

@@ -63,7 +63,7 @@ set(lib "${top}/${libdir}")
 foreach(f include/gcev/gcev.h include/gcev/gcev_trace.h include/gcev/gcev_stats.h include/gcev/gcev_report.h
           include/gcev/gcev_events.h
           ${libdir}/libgcev.a ${libdir}/libgcev.so ${libdir}/cmake/gcev/gcevConfig.cmake
-          ${libdir}/cmake/gcev/gcevConfigVersion.cmake ${libdir}/pkgconfig/gcev.pc bin/gcev
+          ${libdir}/cmake/gcev/gcevConfigVersion.cmake ${libdir}/pkgconfig/gcev.pc ${libdir}/pkgconfig/gcev-static.pc bin/gcev
           share/man/man1/gcev.1)
   if(NOT EXISTS "${top}/${f}")
     message(FATAL_ERROR "not installed: ${prefix}/${f}")
@@ -118,18 +118,29 @@ foreach(mode shared static)
     run("pkg-config" ${PKG_CONFIG} --cflags --libs gcev)
     set(extra "")
   else()
-    run("pkg-config --static" ${PKG_CONFIG} --static --cflags --libs gcev)
+    # gcev-static.pc names the archive itself: no linker flag of the user's own needed
+    run("pkg-config gcev-static" ${PKG_CONFIG} --cflags --libs gcev-static)
     set(extra "")
   endif()
   string(STRIP "${run_out}" flags)
   separate_arguments(flags UNIX_COMMAND "${flags}")
-  if(mode STREQUAL "static")
-    # libgcev.a, the system libraries (libzip has no static archive) shared
-    list(TRANSFORM flags REPLACE "^-lgcev$" "-Wl,-Bstatic;-lgcev;-Wl,-Bdynamic")
-  endif()
   set(exe "${WORK}/pc_consumer_${mode}")
   run("cc (pkg-config ${mode})" ${C_COMPILER} -std=c11 -o "${exe}" "${src}" ${flags} ${extra})
   check_consumer("${exe}" ${mode})
+  if(mode STREQUAL "static")
+    # and it runs with libgcev.so gone from the prefix
+    file(GLOB _sos "${lib}/libgcev.so*")
+    foreach(_so IN LISTS _sos)
+      file(RENAME "${_so}" "${_so}.away")
+    endforeach()
+    execute_process(COMMAND "${exe}" RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+    foreach(_so IN LISTS _sos)
+      file(RENAME "${_so}.away" "${_so}")
+    endforeach()
+    if(NOT _rc EQUAL 0 OR NOT _out STREQUAL want)
+      message(FATAL_ERROR "the gcev-static.pc program without libgcev.so: exit ${_rc}, '${_out}' ${_err}")
+    endif()
+  endif()
 endforeach()
 unset(ENV{PKG_CONFIG_LIBDIR})
 unset(ENV{PKG_CONFIG_SYSROOT_DIR})
