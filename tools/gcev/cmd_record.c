@@ -8,12 +8,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_allocs.h"
 #include "cli_session.h"
 #include "commands.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gcev record PID -o FILE.nettrace [--profile P] [--duration S] [--timeout S]\n"
+               "--profile allocations records what gcev allocs needs: AllocationSampled (.NET 10)\n"
+               "or AllocationTick, with stacks and the method events that name their frames.\n"
                "Records a running .NET process's GC events to a .nettrace file until --duration,\n"
                "Ctrl-C or the end of the process; the session is then stopped and the rundown\n"
                "written, so the file is complete. A summary goes to stderr.\n"
@@ -27,6 +30,7 @@ int gcev_cmd_record(int argc, char **argv)
 {
     cli_live_opts o;
     memset(&o, 0, sizeof o);
+    int allocations = 0; /* --profile allocations */
     gcev_cli_args a;
     gcev_cli_args_init(&a, "record", argc, argv);
     while (gcev_cli_args_next(&a)) {
@@ -35,6 +39,8 @@ int gcev_cmd_record(int argc, char **argv)
         if (gcev_cli_flag(&a, "--help") || gcev_cli_flag(&a, "-h")) {
             usage(stdout);
             return GCEV_EXIT_OK;
+        } else if (cli_allocs_profile_option(&a)) {
+            allocations = 1;
         } else if ((t = cli_live_option(&a, 0, &o, &rc)) != 0) {
             if (t < 0) {
                 return rc;
@@ -51,6 +57,9 @@ int gcev_cmd_record(int argc, char **argv)
     if (!o.have_pid || !o.record) {
         usage(stderr);
         return GCEV_EXIT_USAGE;
+    }
+    if (allocations && !o.nproviders) {
+        cli_allocs_providers(&o);
     }
     gcev_session *s;
     int rc = cli_live_open("record", &o, GCEV_TRACE_ORDER_FILE, &s);

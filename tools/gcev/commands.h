@@ -13,6 +13,7 @@ int gcev_cmd_ps(int argc, char **argv);
 int gcev_cmd_watch(int argc, char **argv);
 int gcev_cmd_record(int argc, char **argv);
 int gcev_cmd_report(int argc, char **argv);
+int gcev_cmd_allocs(int argc, char **argv);
 int gcev_cmd_heap(int argc, char **argv);
 int gcev_cmd_serve(int argc, char **argv);
 

@@ -20,6 +20,7 @@ static const struct {
     {"watch", gcev_cmd_watch, "attach to a running .NET process, print each GC as it ends"},
     {"record", gcev_cmd_record, "attach to a running .NET process, write its GC events to a .nettrace"},
     {"report", gcev_cmd_report, "one self-contained HTML page of a trace's GC behaviour"},
+    {"allocs", gcev_cmd_allocs, "who allocates: types, call stacks, threads; flame graphs"},
     {"heap", gcev_cmd_heap, "heap snapshots: types, retained sizes, paths to roots, diffs"},
     {"serve", gcev_cmd_serve, "Prometheus exporter of per-GC metrics of every .NET process"},
 };

@@ -46,6 +46,7 @@ internal static class Program
         ("hardlimit", "allocation near DOTNET_GCHeapHardLimit (run with a hard limit set)", HardLimit),
         ("fullgcnotify", "GC.RegisterForFullGCNotification (needs non-concurrent GC)", FullGcNotify),
         ("heavy", "maximum allocation rate with survivors (for the small-buffer run)", Heavy),
+        ("allocsites", "four threads at known allocation sites: small, byte[], LOH and POH (issue 24, AllocSites.cs)", AllocSites.Run),
     };
 
     private static int s_bgcEveryMs; // live: --bgc-every MS (0: none)
@@ -98,7 +99,7 @@ internal static class Program
         {
             if (n == "all")
             {
-                run.AddRange(Scenarios.Where(s => s.Name is not ("hardlimit" or "fullgcnotify" or "heavy")));
+                run.AddRange(Scenarios.Where(s => s.Name is not ("hardlimit" or "fullgcnotify" or "heavy" or "allocsites")));
                 continue;
             }
             int k = Array.FindIndex(Scenarios, s => s.Name == n);

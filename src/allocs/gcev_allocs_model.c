@@ -1,0 +1,734 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Feeding the allocation model: each allocation event adds its estimate to its type, its
+ * stack (the list of addresses, kept once), its (stack, type) pair, its thread and its time
+ * bucket, per source; method, module and BulkType events add names for gcev_allocs_finish().
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcev_allocs_internal.h"
+
+enum { MAX_BUCKETS = 4096, DEFAULT_FRAMES = 256, MAX_FRAMES = 4096 };
+
+gcev_status gcev_allocs_create(const gcev_allocs_options *opts, gcev_allocs **out)
+{
+    if (!out) {
+        return GCEV_E_INVALID_ARG;
+    }
+    *out = NULL;
+    gcev_allocs *a = calloc(1, sizeof *a);
+    if (!a) {
+        return GCEV_E_NOMEM;
+    }
+    if (opts) {
+        a->o = *opts;
+    }
+    if (!(a->o.bucket_ms > 0.0) || !isfinite(a->o.bucket_ms)) {
+        a->o.bucket_ms = 1000.0;
+    }
+    if (!a->o.max_frames) {
+        a->o.max_frames = DEFAULT_FRAMES;
+    }
+    if (a->o.max_frames > MAX_FRAMES) {
+        a->o.max_frames = MAX_FRAMES;
+    }
+    if (a->o.source >= GCEV_ALLOCS_SOURCE_COUNT_) {
+        a->o.source = GCEV_ALLOCS_AUTO;
+    }
+    a->bucket_ms = a->o.bucket_ms;
+    gcev_ga_providers_init(&a->pv);
+    *out = a;
+    return GCEV_OK;
+}
+
+void gcev_allocs_free(gcev_allocs *a)
+{
+    if (!a) {
+        return;
+    }
+    gcev_ga_strings_free(&a->str);
+    free(a->rtypes);
+    gcev_ga_map_free(&a->rtype_by_id);
+    gcev_ga_map_free(&a->rtype_by_name);
+    free(a->ips);
+    free(a->rstacks);
+    gcev_ga_map_free(&a->rstack_map);
+    free(a->rpairs);
+    gcev_ga_map_free(&a->rpair_map);
+    free(a->threads);
+    gcev_ga_map_free(&a->thread_map);
+    free(a->buckets);
+    free(a->methods);
+    gcev_ga_map_free(&a->method_map);
+    free(a->modules);
+    gcev_ga_map_free(&a->module_map);
+    free(a->tnames);
+    gcev_ga_map_free(&a->tname_map);
+    free(a->types);
+    free(a->frames);
+    free(a->frame_ids);
+    free(a->stacks);
+    free(a->pairs);
+    free(a->pthreads);
+    free(a->pbuckets);
+    free(a);
+}
+
+/* ---- keys ---- */
+
+typedef struct id_key {
+    const gcev_allocs *a;
+    uint64_t id;
+    uint32_t pid;
+} id_key;
+
+static int rtype_id_eq(const void *ctx, uint32_t i)
+{
+    const id_key *k = ctx;
+    return k->a->rtypes[i].type_id == k->id && k->a->rtypes[i].pid == k->pid;
+}
+
+static int rtype_name_eq(const void *ctx, uint32_t i)
+{
+    const id_key *k = ctx;
+    return k->a->rtypes[i].type_id == 0 && k->a->rtypes[i].name == (uint32_t)k->id;
+}
+
+static int thread_eq(const void *ctx, uint32_t i)
+{
+    const id_key *k = ctx;
+    return k->a->threads[i].tid == k->id && k->a->threads[i].pid == k->pid;
+}
+
+static int named_eq_modules(const void *ctx, uint32_t i)
+{
+    const id_key *k = ctx;
+    return k->a->modules[i].id == k->id;
+}
+
+static int named_eq_tnames(const void *ctx, uint32_t i)
+{
+    const id_key *k = ctx;
+    return k->a->tnames[i].id == k->id;
+}
+
+typedef struct stack_key {
+    const gcev_allocs *a;
+    const uint64_t *ips;
+    uint32_t n;
+} stack_key;
+
+static int rstack_eq(const void *ctx, uint32_t i)
+{
+    const stack_key *k = ctx;
+    const ga_rstack *s = &k->a->rstacks[i];
+    return s->n == k->n && !memcmp(k->a->ips + s->off, k->ips, k->n * sizeof(uint64_t));
+}
+
+typedef struct pair_key {
+    const gcev_allocs *a;
+    uint32_t stack, type;
+} pair_key;
+
+static int rpair_eq(const void *ctx, uint32_t i)
+{
+    const pair_key *k = ctx;
+    return k->a->rpairs[i].stack == k->stack && k->a->rpairs[i].type == k->type;
+}
+
+typedef struct method_key {
+    const gcev_allocs *a;
+    uint64_t start;
+    uint32_t size, name;
+} method_key;
+
+static int method_eq(const void *ctx, uint32_t i)
+{
+    const method_key *k = ctx;
+    const ga_method *m = &k->a->methods[i];
+    return m->start == k->start && m->size == k->size && m->name == k->name;
+}
+
+static uint64_t hash2(uint64_t x, uint64_t y)
+{
+    return ga_mix(x * UINT64_C(0x9e3779b97f4a7c15) ^ ga_mix(y + 0x51));
+}
+
+/* ---- UTF-16 to interned UTF-8 ---- */
+
+static uint32_t intern16(gcev_allocs *a, gcev_utf16 s)
+{
+    char small[512];
+    size_t len = gcev_utf16_to_utf8(s, small, sizeof small);
+    if (len < sizeof small) {
+        return gcev_ga_intern(&a->str, small, len);
+    }
+    char *big = malloc(len + 1);
+    if (!big) {
+        return GA_NONE;
+    }
+    gcev_utf16_to_utf8(s, big, len + 1);
+    uint32_t id = gcev_ga_intern(&a->str, big, len);
+    free(big);
+    return id;
+}
+
+/* ---- samples ---- */
+
+static void est_add(ga_est *e, uint32_t src, const gcev_allocs_sample *s)
+{
+    e->samples[src]++;
+    e->bytes[src] += s->bytes;
+    e->objects[src] += s->objects;
+}
+
+static uint32_t rtype_of(gcev_allocs *a, uint32_t pid, const gcev_allocs_sample *s)
+{
+    id_key k = {a, s->type_id, pid};
+    uint64_t h;
+    uint32_t name = GA_NONE;
+    uint32_t i;
+    if (s->type_id) {
+        h = hash2(s->type_id, pid);
+        i = gcev_ga_map_find(&a->rtype_by_id, h, rtype_id_eq, &k);
+        if (i != GA_NONE) {
+            if (a->rtypes[i].name == GA_NONE && s->type_name.nbytes) {
+                a->rtypes[i].name = intern16(a, s->type_name);
+            }
+            return i;
+        }
+        if (s->type_name.nbytes && (name = intern16(a, s->type_name)) == GA_NONE) {
+            return GA_NONE;
+        }
+    } else {
+        if (s->type_name.nbytes && (name = intern16(a, s->type_name)) == GA_NONE) {
+            return GA_NONE;
+        }
+        k.id = name;
+        h = hash2(name, 0xa110c);
+        i = gcev_ga_map_find(&a->rtype_by_name, h, rtype_name_eq, &k);
+        if (i != GA_NONE) {
+            return i;
+        }
+    }
+    if (a->nrtypes >= UINT32_MAX - 1 ||
+        !gcev_ga_reserve((void **)&a->rtypes, &a->caprtypes, a->nrtypes + 1, sizeof *a->rtypes)) {
+        return GA_NONE;
+    }
+    i = (uint32_t)a->nrtypes;
+    ga_rtype *t = &a->rtypes[i];
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    t->pid = pid;
+    t->type_id = s->type_id;
+    if (!gcev_ga_map_put(s->type_id ? &a->rtype_by_id : &a->rtype_by_name, h, i)) {
+        return GA_NONE;
+    }
+    a->nrtypes++;
+    return i;
+}
+
+/* The stack's addresses, innermost first, at most max_frames of them. */
+static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_status *st)
+{
+    uint32_t ps = ev->pointer_size == 4 ? 4 : 8;
+    if (!ev->stack || ev->stack_size < ps) {
+        return GA_NONE;
+    }
+    uint32_t n = ev->stack_size / ps;
+    if (n > a->o.max_frames) {
+        n = a->o.max_frames;
+    }
+    /* the addresses go at the end of the pool; kept only if the stack is new */
+    if (!gcev_ga_reserve((void **)&a->ips, &a->capips, a->nips + n, sizeof *a->ips)) {
+        *st = GCEV_E_NOMEM;
+        return GA_NONE;
+    }
+    uint64_t *ips = a->ips + a->nips;
+    const uint8_t *p = ev->stack;
+    for (uint32_t i = 0; i < n; i++, p += ps) {
+        uint64_t v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+        if (ps == 8) {
+            v |= (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+        }
+        ips[i] = v;
+    }
+    uint64_t h = gcev_ga_hash_bytes(ips, (size_t)n * sizeof *ips, 0x57ac);
+    stack_key k = {a, ips, n};
+    uint32_t i = gcev_ga_map_find(&a->rstack_map, h, rstack_eq, &k);
+    if (i != GA_NONE) {
+        return i;
+    }
+    if (a->nrstacks >= UINT32_MAX - 1 || a->nips > UINT32_MAX - n ||
+        !gcev_ga_reserve((void **)&a->rstacks, &a->caprstacks, a->nrstacks + 1, sizeof *a->rstacks)) {
+        *st = GCEV_E_NOMEM;
+        return GA_NONE;
+    }
+    i = (uint32_t)a->nrstacks;
+    a->rstacks[i].off = (uint32_t)a->nips;
+    a->rstacks[i].n = n;
+    a->rstacks[i].final = GA_NONE;
+    if (!gcev_ga_map_put(&a->rstack_map, h, i)) {
+        *st = GCEV_E_NOMEM;
+        return GA_NONE;
+    }
+    a->nrstacks++;
+    a->nips += n;
+    return i;
+}
+
+static ga_rpair *rpair_of(gcev_allocs *a, uint32_t stack, uint32_t type)
+{
+    uint64_t h = hash2(stack, type);
+    pair_key k = {a, stack, type};
+    uint32_t i = gcev_ga_map_find(&a->rpair_map, h, rpair_eq, &k);
+    if (i != GA_NONE) {
+        return &a->rpairs[i];
+    }
+    if (a->nrpairs >= UINT32_MAX - 1 ||
+        !gcev_ga_reserve((void **)&a->rpairs, &a->caprpairs, a->nrpairs + 1, sizeof *a->rpairs)) {
+        return NULL;
+    }
+    i = (uint32_t)a->nrpairs;
+    ga_rpair *p = &a->rpairs[i];
+    memset(p, 0, sizeof *p);
+    p->stack = stack;
+    p->type = type;
+    if (!gcev_ga_map_put(&a->rpair_map, h, i)) {
+        return NULL;
+    }
+    a->nrpairs++;
+    return p;
+}
+
+static ga_thread *thread_of(gcev_allocs *a, uint64_t tid, uint32_t pid)
+{
+    uint64_t h = hash2(tid, pid);
+    id_key k = {a, tid, pid};
+    uint32_t i = gcev_ga_map_find(&a->thread_map, h, thread_eq, &k);
+    if (i != GA_NONE) {
+        return &a->threads[i];
+    }
+    if (a->nthreads >= UINT32_MAX - 1 ||
+        !gcev_ga_reserve((void **)&a->threads, &a->capthreads, a->nthreads + 1, sizeof *a->threads)) {
+        return NULL;
+    }
+    i = (uint32_t)a->nthreads;
+    ga_thread *t = &a->threads[i];
+    memset(t, 0, sizeof *t);
+    t->tid = tid;
+    t->pid = pid;
+    if (!gcev_ga_map_put(&a->thread_map, h, i)) {
+        return NULL;
+    }
+    a->nthreads++;
+    return t;
+}
+
+/* Halves the bucket count (each bucket takes its successor) and doubles the width. */
+static void buckets_merge(gcev_allocs *a)
+{
+    size_t n = (a->nbuckets + 1) / 2;
+    for (size_t i = 0; i < n; i++) {
+        ga_bucket b = a->buckets[2 * i];
+        if (2 * i + 1 < a->nbuckets) {
+            const ga_bucket *c = &a->buckets[2 * i + 1];
+            for (int s = 0; s < GA_SRC; s++) {
+                b.samples[s] += c->samples[s];
+                b.bytes[s] += c->bytes[s];
+                for (int k = 0; k < GCEV_ALLOCS_KINDS; k++) {
+                    b.kind_bytes[s][k] += c->kind_bytes[s][k];
+                }
+            }
+        }
+        a->buckets[i] = b;
+    }
+    a->nbuckets = n;
+    a->bucket_ms *= 2;
+}
+
+static int bucket_add(gcev_allocs *a, double ms, uint32_t src, uint32_t kind, double bytes)
+{
+    if (!isfinite(ms)) {
+        ms = 0;
+    }
+    if (!a->have_bucket0) {
+        a->bucket0_ms = floor(ms / a->bucket_ms) * a->bucket_ms;
+        a->have_bucket0 = 1;
+    }
+    double rel = ms - a->bucket0_ms;
+    if (rel < 0) {
+        rel = 0; /* out of time order: the first bucket */
+    }
+    while (rel / a->bucket_ms >= MAX_BUCKETS) {
+        if (a->nbuckets) {
+            buckets_merge(a);
+        } else {
+            a->bucket_ms *= 2;
+        }
+    }
+    size_t idx = (size_t)(rel / a->bucket_ms);
+    if (idx >= a->nbuckets) {
+        if (!gcev_ga_reserve((void **)&a->buckets, &a->capbuckets, idx + 1, sizeof *a->buckets)) {
+            return 0;
+        }
+        memset(a->buckets + a->nbuckets, 0, (idx + 1 - a->nbuckets) * sizeof *a->buckets);
+        a->nbuckets = idx + 1;
+    }
+    ga_bucket *b = &a->buckets[idx];
+    b->samples[src]++;
+    b->bytes[src] += bytes;
+    b->kind_bytes[src][kind] += bytes;
+    return 1;
+}
+
+static gcev_status add_sample(gcev_allocs *a, const gcev_trace_event *ev, const gcev_allocs_sample *s)
+{
+    uint32_t src = s->source;
+    uint32_t kind = s->kind < GCEV_ALLOCS_KINDS ? s->kind : GCEV_ALLOCS_SMALL;
+    uint32_t ti = rtype_of(a, ev->process_id, s);
+    if (ti == GA_NONE) {
+        return GCEV_E_NOMEM;
+    }
+    gcev_status st = GCEV_OK;
+    uint32_t si = rstack_of(a, ev, &st);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    ga_rpair *p = rpair_of(a, si, ti);
+    ga_thread *th = thread_of(a, ev->thread_id, ev->process_id);
+    if (!p || !th || !bucket_add(a, ev->ms, src, kind, s->bytes)) {
+        return GCEV_E_NOMEM;
+    }
+    ga_rtype *t = &a->rtypes[ti];
+    est_add(&t->est, src, s);
+    t->kind_bytes[src][kind] += s->bytes;
+    if (s->size && src != GCEV_ALLOCS_HEAP_ALLOC) {
+        if (!t->min_size || s->size < t->min_size) {
+            t->min_size = s->size;
+        }
+        if (s->size > t->max_size) {
+            t->max_size = s->size;
+        }
+    }
+    est_add(&p->est, src, s);
+    est_add(&th->est, src, s);
+    a->sum.events[src]++;
+    a->sum_bytes[src] += s->bytes;
+    a->sum_objects[src] += s->objects;
+    a->sum_kind[src][kind] += s->bytes;
+    if (si == GA_NONE) {
+        a->stackless[src]++;
+    }
+    if (!a->sum.events[src] || a->sum.events[src] == 1) {
+        a->first_ms[src] = a->last_ms[src] = ev->ms;
+    } else {
+        if (ev->ms < a->first_ms[src]) {
+            a->first_ms[src] = ev->ms;
+        }
+        if (ev->ms > a->last_ms[src]) {
+            a->last_ms[src] = ev->ms;
+        }
+    }
+    uint32_t j = 0;
+    while (j < a->npids && a->pids[j] != ev->process_id) {
+        j++;
+    }
+    if (j == a->npids) {
+        if (a->npids < sizeof a->pids / sizeof a->pids[0]) {
+            a->pids[a->npids++] = ev->process_id;
+        }
+        a->sum.processes++;
+    }
+    return GCEV_OK;
+}
+
+/* ---- names ---- */
+
+static int named_put(gcev_allocs *a, ga_named **v, size_t *n, size_t *cap, ga_map *m, ga_eq_fn eq,
+                     uint64_t id, uint32_t name)
+{
+    uint64_t h = ga_mix(id + 0x4e);
+    id_key k = {a, id, 0};
+    uint32_t i = gcev_ga_map_find(m, h, eq, &k);
+    if (i != GA_NONE) {
+        (*v)[i].name = name; /* the latest wins */
+        return 1;
+    }
+    if (*n >= UINT32_MAX - 1 || !gcev_ga_reserve((void **)v, cap, *n + 1, sizeof **v)) {
+        return 0;
+    }
+    (*v)[*n].id = id;
+    (*v)[*n].name = name;
+    if (!gcev_ga_map_put(m, h, (uint32_t)*n)) {
+        return 0;
+    }
+    (*n)++;
+    return 1;
+}
+
+/* The argument list of a MethodSignature ("instance void  (int32,class System.String)"):
+ * from its first '(' to its end; empty when it has none. */
+static gcev_utf16 sig_args(gcev_utf16 sig)
+{
+    for (uint32_t i = 0; i + 1 < sig.nbytes; i += 2) {
+        if (sig.data[i] == '(' && sig.data[i + 1] == 0) {
+            gcev_utf16 r = {sig.data + i, sig.nbytes - i};
+            return r;
+        }
+    }
+    gcev_utf16 none = {NULL, 0};
+    return none;
+}
+
+static gcev_status add_method(gcev_allocs *a, uint64_t start, uint32_t size, uint64_t module, gcev_utf16 ns,
+                              gcev_utf16 name, gcev_utf16 sig, uint32_t kind)
+{
+    /* TraceEvent's method name: "Namespace.Name(args)", the argument list from the signature */
+    gcev_utf16 args = sig_args(sig);
+    char small[1024];
+    char *buf = small;
+    size_t cap = sizeof small;
+    size_t n1 = gcev_utf16_to_utf8(ns, NULL, 0), n2 = gcev_utf16_to_utf8(name, NULL, 0);
+    size_t n3 = gcev_utf16_to_utf8(args, NULL, 0);
+    if (n1 + n2 + n3 + 2 > cap) {
+        cap = n1 + n2 + n3 + 2;
+        if (!(buf = malloc(cap))) {
+            return GCEV_E_NOMEM;
+        }
+    }
+    size_t len = 0;
+    if (n1) {
+        gcev_utf16_to_utf8(ns, buf, cap);
+        len = n1;
+        buf[len++] = '.';
+    }
+    gcev_utf16_to_utf8(name, buf + len, cap - len);
+    len += n2;
+    gcev_utf16_to_utf8(args, buf + len, cap - len);
+    len += n3;
+    uint32_t id = gcev_ga_intern(&a->str, buf, len);
+    if (buf != small) {
+        free(buf);
+    }
+    if (id == GA_NONE) {
+        return GCEV_E_NOMEM;
+    }
+    method_key k = {a, start, size, id};
+    uint64_t h = hash2(start, ((uint64_t)size << 32) | id);
+    if (gcev_ga_map_find(&a->method_map, h, method_eq, &k) != GA_NONE) {
+        return GCEV_OK; /* load and rundown report the same code */
+    }
+    if (a->nmethods >= UINT32_MAX - 1 ||
+        !gcev_ga_reserve((void **)&a->methods, &a->capmethods, a->nmethods + 1, sizeof *a->methods)) {
+        return GCEV_E_NOMEM;
+    }
+    ga_method *m = &a->methods[a->nmethods];
+    m->start = start;
+    m->size = size;
+    m->name = id;
+    m->module = module;
+    m->kind = kind;
+    m->frame = GA_NONE;
+    if (!gcev_ga_map_put(&a->method_map, h, (uint32_t)a->nmethods)) {
+        return GCEV_E_NOMEM;
+    }
+    a->nmethods++;
+    return GCEV_OK;
+}
+
+/* The module's file name without directory and without .dll / .exe (TraceEvent's ModuleFile.Name). */
+static gcev_status add_module(gcev_allocs *a, const ga_module_ev *m)
+{
+    gcev_utf16 path = m->il_path.nbytes ? m->il_path : m->native_path;
+    char small[1024];
+    size_t len = gcev_utf16_to_utf8(path, small, sizeof small);
+    if (len >= sizeof small) {
+        len = sizeof small - 1;
+    }
+    const char *base = small;
+    for (size_t i = 0; i < len; i++) {
+        if (small[i] == '/' || small[i] == '\\') {
+            base = small + i + 1;
+        }
+    }
+    size_t bl = len - (size_t)(base - small);
+    if (bl > 4 && (!strcmp(base + bl - 4, ".dll") || !strcmp(base + bl - 4, ".exe") ||
+                   !strcmp(base + bl - 4, ".DLL") || !strcmp(base + bl - 4, ".EXE"))) {
+        bl -= 4;
+    }
+    uint32_t id = gcev_ga_intern(&a->str, base, bl);
+    if (id == GA_NONE || !named_put(a, &a->modules, &a->nmodules, &a->capmodules, &a->module_map,
+                                    named_eq_modules, m->module_id, id)) {
+        return GCEV_E_NOMEM;
+    }
+    return GCEV_OK;
+}
+
+static gcev_status add_bulk_type(gcev_allocs *a, const gcev_trace_event *ev, gcev_error *err)
+{
+    gcev_bulk_type bt;
+    gcev_status st =
+        gcev_decode_bulk_type(ev->payload, ev->payload_size, ev->version, ev->pointer_size, &bt, NULL, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    /* elements of varying size: walk them once (gcev_array_elem from the start is O(i)) */
+    for (uint32_t i = 0; i < bt.values.count; i++) {
+        gcev_bulk_type_values v;
+        st = gcev_bulk_type_values_at(&bt.values, i, &v, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+        if (!(v.present & GCEV_BULK_TYPE_VALUES_HAS_NAME) || !v.name.nbytes) {
+            continue;
+        }
+        uint32_t id = intern16(a, v.name);
+        if (id == GA_NONE || !named_put(a, &a->tnames, &a->ntnames, &a->captnames, &a->tname_map,
+                                        named_eq_tnames, v.type_id, id)) {
+            return GCEV_E_NOMEM;
+        }
+    }
+    return GCEV_OK;
+}
+
+static void note_error(gcev_allocs *a, int cls, const gcev_trace_event *ev, gcev_status st, gcev_error *e)
+{
+    a->sum.decode_errors++;
+    e->code = st;
+    e->offset = ev->file_offset;
+    if (!e->message) {
+        e->message = gcev_status_str(st);
+    }
+    if (!a->first_err.code) {
+        a->first_err = *e;
+        a->first_err_event = gcev_ga_event_name(cls);
+    }
+}
+
+gcev_status gcev_allocs_add(gcev_allocs *a, const gcev_trace_event *ev, gcev_error *err)
+{
+    if (!a || !ev || a->finished) {
+        return GCEV_E_INVALID_ARG;
+    }
+    if (a->o.process_id && ev->process_id != a->o.process_id) {
+        return GCEV_OK;
+    }
+    int cls = gcev_ga_classify(ev, &a->pv);
+    if (cls == GA_EV_OTHER) {
+        return GCEV_OK;
+    }
+    gcev_error e = {GCEV_OK, 0, NULL, NULL};
+    gcev_status st = GCEV_OK;
+    switch (cls) {
+    case GA_EV_TICK:
+    case GA_EV_SAMPLED:
+    case GA_EV_HEAP_HIGH:
+    case GA_EV_HEAP_LOW: {
+        gcev_allocs_sample s;
+        st = gcev_ga_sample(ev, cls, &s, &e);
+        if (st == GCEV_OK) {
+            st = add_sample(a, ev, &s);
+            if (st != GCEV_OK) {
+                return st; /* out of memory */
+            }
+        }
+        break;
+    }
+    case GA_EV_BULK_TYPE:
+        st = add_bulk_type(a, ev, &e);
+        if (st == GCEV_E_NOMEM) {
+            return st;
+        }
+        break;
+    case GA_EV_METHOD_LOAD:
+    case GA_EV_METHOD_UNLOAD: {
+        ga_method_ev m;
+        st = gcev_ga_read_method(ev->payload, ev->payload_size, &m, &e);
+        if (st == GCEV_OK) {
+            a->sum.method_events++;
+            if (m.size) {
+                st = add_method(a, m.start, m.size, m.module_id, m.ns, m.name, m.sig,
+                                GCEV_ALLOCS_FRAME_METHOD);
+                if (st != GCEV_OK) {
+                    return st;
+                }
+            }
+        }
+        break;
+    }
+    case GA_EV_ENTRY: {
+        ga_entry_ev r;
+        st = gcev_ga_read_entry(ev->payload, ev->payload_size, &r, &e);
+        if (st == GCEV_OK) {
+            a->sum.method_events++;
+            st = add_method(a, r.entry, 1, 0, r.ns, r.name, r.sig, GCEV_ALLOCS_FRAME_ENTRY);
+            if (st != GCEV_OK) {
+                return st;
+            }
+        }
+        break;
+    }
+    case GA_EV_MODULE: {
+        ga_module_ev m;
+        st = gcev_ga_read_module(ev->payload, ev->payload_size, &m, &e);
+        if (st == GCEV_OK) {
+            a->sum.module_events++;
+            st = add_module(a, &m);
+            if (st != GCEV_OK) {
+                return st;
+            }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    if (st != GCEV_OK) {
+        note_error(a, cls, ev, st, &e);
+        if (err) {
+            *err = e;
+        }
+    }
+    return st;
+}
+
+gcev_status gcev_allocs_read_trace(gcev_allocs *a, gcev_trace *t, gcev_error *err)
+{
+    if (!a || !t || a->finished) {
+        return GCEV_E_INVALID_ARG;
+    }
+    gcev_trace_event ev;
+    gcev_error e = {GCEV_OK, 0, NULL, NULL};
+    gcev_status st;
+    while ((st = gcev_trace_next(t, &ev, &e)) == GCEV_OK) {
+        gcev_status as = gcev_allocs_add(a, &ev, NULL);
+        if (as == GCEV_E_NOMEM) {
+            gcev_allocs_finish(a);
+            if (err) {
+                err->code = GCEV_E_NOMEM;
+                err->offset = gcev_trace_bytes_read(t);
+                err->field = NULL;
+                err->message = "out of memory";
+            }
+            return GCEV_E_NOMEM;
+        }
+    }
+    gcev_status fs = gcev_allocs_finish(a);
+    if (st == GCEV_END) {
+        if (fs != GCEV_OK && err) {
+            err->code = fs;
+            err->offset = 0;
+            err->field = NULL;
+            err->message = gcev_status_str(fs);
+        }
+        return fs;
+    }
+    if (err) {
+        *err = e;
+    }
+    return st;
+}
