@@ -46,6 +46,7 @@ internal static class Program
         ("hardlimit", "allocation near DOTNET_GCHeapHardLimit (run with a hard limit set)", HardLimit),
         ("fullgcnotify", "GC.RegisterForFullGCNotification (needs non-concurrent GC)", FullGcNotify),
         ("heavy", "maximum allocation rate with survivors (for the small-buffer run)", Heavy),
+        ("heapshape", "a heap of known shape held until 'stop' on stdin, for gcev heap (issue 25, HeapShape.cs)", HeapShape.Run),
         ("allocsites", "four threads at known allocation sites: small, byte[], LOH and POH (issue 24, AllocSites.cs)", AllocSites.Run),
     };
 
@@ -99,7 +100,7 @@ internal static class Program
         {
             if (n == "all")
             {
-                run.AddRange(Scenarios.Where(s => s.Name is not ("hardlimit" or "fullgcnotify" or "heavy" or "allocsites")));
+                run.AddRange(Scenarios.Where(s => s.Name is not ("hardlimit" or "fullgcnotify" or "heavy" or "allocsites" or "heapshape")));
                 continue;
             }
             int k = Array.FindIndex(Scenarios, s => s.Name == n);
