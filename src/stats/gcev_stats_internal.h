@@ -20,8 +20,8 @@
 #include "gcev_stats_table.h"
 
 /* The metric tables (gcev_stats_metrics.c), indexed by gcev_stats_kind. */
-extern const gcev_stats_metric *const stats_metric_tables[GCEV_STATS_KINDS];
-extern const size_t stats_metric_counts[GCEV_STATS_KINDS];
+extern const gcev_stats_metric *const gcev_stats_metric_tables[GCEV_STATS_KINDS];
+extern const size_t gcev_stats_metric_counts[GCEV_STATS_KINDS];
 
 /* The quirks: TraceEvent behaviours gcev corrects (bit in stats_gcx.quirks). */
 enum {

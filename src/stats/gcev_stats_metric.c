@@ -22,12 +22,12 @@ const char *gcev_stats_unit_name(unsigned unit)
 
 size_t gcev_stats_metric_count(unsigned kind)
 {
-    return kind < GCEV_STATS_KINDS ? stats_metric_counts[kind] : 0;
+    return kind < GCEV_STATS_KINDS ? gcev_stats_metric_counts[kind] : 0;
 }
 
 const gcev_stats_metric *gcev_stats_metric_at(unsigned kind, size_t i)
 {
-    return i < gcev_stats_metric_count(kind) ? &stats_metric_tables[kind][i] : NULL;
+    return i < gcev_stats_metric_count(kind) ? &gcev_stats_metric_tables[kind][i] : NULL;
 }
 
 const gcev_stats_metric *gcev_stats_metric_find(unsigned kind, const char *path)
@@ -37,7 +37,7 @@ const gcev_stats_metric *gcev_stats_metric_find(unsigned kind, const char *path)
     }
     size_t n = strlen(path);
     for (size_t i = 0; i < gcev_stats_metric_count(kind); i++) {
-        const gcev_stats_metric *m = &stats_metric_tables[kind][i];
+        const gcev_stats_metric *m = &gcev_stats_metric_tables[kind][i];
         size_t g = m->group ? strlen(m->group) : 0;
         if (g == 0
                 ? !strcmp(m->key, path)

@@ -644,9 +644,9 @@ static const gcev_stats_metric summary_metrics[] = {
 };
 
 #define N(a) (sizeof a / sizeof a[0])
-const gcev_stats_metric *const stats_metric_tables[GCEV_STATS_KINDS] = {
+const gcev_stats_metric *const gcev_stats_metric_tables[GCEV_STATS_KINDS] = {
     gc_metrics,      gen_heap_metrics, heap_metrics,   gen_summary_metrics,
     gcstats_metrics, process_metrics,  summary_metrics};
-const size_t stats_metric_counts[GCEV_STATS_KINDS] = {
+const size_t gcev_stats_metric_counts[GCEV_STATS_KINDS] = {
     N(gc_metrics),      N(gen_heap_metrics), N(heap_metrics),   N(gen_summary_metrics),
     N(gcstats_metrics), N(process_metrics),  N(summary_metrics)};
