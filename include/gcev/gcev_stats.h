@@ -472,9 +472,18 @@ typedef struct gcev_stats_pauses {
 } gcev_stats_pauses;
 
 /* gcev_stats_gcstats.present bits. */
-#define GCEV_STATS_GCSTATS_HAS_HEAP_COUNT (UINT64_C(1) << 0) /* heap_count */
-#define GCEV_STATS_GCSTATS_HAS_DURATION (UINT64_C(1) << 1)   /* process_duration_ms, pause_time_percent */
-#define GCEV_STATS_GCSTATS_HAS_MEANS (UINT64_C(1) << 2)      /* the means (count > 0) */
+#define GCEV_STATS_GCSTATS_HAS_HEAP_COUNT (UINT64_C(1) << 0)     /* heap_count */
+#define GCEV_STATS_GCSTATS_HAS_DURATION (UINT64_C(1) << 1)       /* process_duration_ms, pause_time_percent */
+#define GCEV_STATS_GCSTATS_HAS_MEANS (UINT64_C(1) << 2)          /* the means (count > 0) */
+#define GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE (UINT64_C(1) << 3) /* alloc_rate_max_sustained */
+
+/*
+ * The shortest stretch of program time over which gcev_stats_gcstats.alloc_rate_max_sustained
+ * measures an allocation rate (ms). TraceEvent's MaxAllocRateMBSec divides each GC's allocation
+ * by the time since the GC before, however short: two induced GCs 0.07 ms apart give a rate of
+ * tens of GB/s that no program sustained.
+ */
+#define GCEV_STATS_ALLOC_RATE_WINDOW_MS 10.0
 
 /*
  * TraceEvent's GCStats of one process (or of one generation of it), over its complete
@@ -505,6 +514,14 @@ typedef struct gcev_stats_gcstats {
     uint64_t finalized_objects;   /* FinalizeObject events (FinalizedObjects, all types) */
     /* gcev's own */
     double alloc_mb_per_pause_ms; /* allocated_total / pause_total_ms (PerfView's "Alloc MB/MSec GC") */
+    /* HAS_SUSTAINED_RATE: the highest allocation rate (MB/s, MB = 10^6 bytes) over a run of the
+     * process's consecutive complete GCs whose times since the GC before (since_last_restart_ms)
+     * add up to at least GCEV_STATS_ALLOC_RATE_WINDOW_MS: for each GC, the shortest such run that
+     * ends with it, its allocated_since_last_gc summed over its since_last_restart_ms summed.
+     * Every complete GC with both values takes part in the runs; a generation's value is the
+     * highest over the runs that end with a GC of that generation. Absent when no run reaches the
+     * window. The same in both modes (traceevent_compat): TraceEvent has no such value. */
+    double alloc_rate_max_sustained;
 } gcev_stats_gcstats;
 
 /* One process's GCs and summaries. */

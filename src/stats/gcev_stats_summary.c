@@ -266,6 +266,62 @@ static gcev_status pauses(gcev_stats *s, stats_proc *p)
     return GCEV_OK;
 }
 
+/* A GC's part in the sustained allocation rate: complete, with its allocation and its time since
+ * the GC before. */
+static int in_rate_runs(const gcev_stats_gc *g)
+{
+    return (g->flags & GCEV_STATS_GC_COMPLETE) && (g->present & GCEV_STATS_GC_HAS_ALLOCATED_SINCE) &&
+           (g->present & GCEV_STATS_GC_HAS_SINCE_RESTART) && g->since_last_restart_ms > 0;
+}
+
+static void sustained_max(gcev_stats_gcstats *st, double rate)
+{
+    if (!(st->present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE) || rate > st->alloc_rate_max_sustained) {
+        st->alloc_rate_max_sustained = rate;
+        st->present |= GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE;
+    }
+}
+
+/* alloc_rate_max_sustained (gcev_stats.h): for each GC that takes part, the shortest run of
+ * them ending with it that spans GCEV_STATS_ALLOC_RATE_WINDOW_MS; two indexes walk the list
+ * once. */
+static void sustained_rates(const gcev_stats *s, stats_proc *p)
+{
+    gcev_stats_process *r = &p->pub;
+    size_t first = 0; /* the run's first GC (index into p->gcs) */
+    double ms = 0;    /* time of the GCs first..i that take part */
+    double bytes = 0; /* their allocation */
+    for (size_t i = 0; i < p->ngcs; i++) {
+        const gcev_stats_gc *g = &s->gcs[p->gcs[i]];
+        if (!in_rate_runs(g)) {
+            continue;
+        }
+        ms += g->since_last_restart_ms;
+        bytes += (double)g->allocated_since_last_gc;
+        /* drop GCs from the front while the rest still spans the window */
+        for (;;) {
+            while (first < i && !in_rate_runs(&s->gcs[p->gcs[first]])) {
+                first++;
+            }
+            const gcev_stats_gc *f = &s->gcs[p->gcs[first]];
+            if (first >= i || ms - f->since_last_restart_ms < GCEV_STATS_ALLOC_RATE_WINDOW_MS) {
+                break;
+            }
+            ms -= f->since_last_restart_ms;
+            bytes -= (double)f->allocated_since_last_gc;
+            first++;
+        }
+        if (ms < GCEV_STATS_ALLOC_RATE_WINDOW_MS) {
+            continue;
+        }
+        double rate = bytes / 1e6 * 1000.0 / ms;
+        sustained_max(&r->all, rate);
+        if ((g->present & GCEV_STATS_GC_HAS_GENERATION) && g->generation < 3) {
+            sustained_max(&r->gens[g->generation], rate);
+        }
+    }
+}
+
 static gcev_status process_summary(gcev_stats *s, stats_proc *p)
 {
     gcev_stats_process *r = &p->pub;
@@ -308,6 +364,7 @@ static gcev_status process_summary(gcev_stats *s, stats_proc *p)
     }
     r->all.version_mismatch = p->version_mismatch;
     r->all.finalized_objects = p->finalized;
+    sustained_rates(s, p);
     return pauses(s, p);
 }
 
@@ -366,6 +423,11 @@ const gcev_stats_summary *gcev_stats_get_summary(const gcev_stats *s)
 const gcev_stats_gen_summary *gcev_stats_generation(const gcev_stats *s, unsigned gen)
 {
     return s && gen < 3 ? &s->gens[gen] : NULL;
+}
+
+const gcev_stats_options *gcev_stats_get_options(const gcev_stats *s)
+{
+    return s ? &s->opts : NULL;
 }
 
 uint64_t gcev_stats_family_count(const gcev_stats *s, uint16_t family)
