@@ -37,7 +37,13 @@ static void usage(FILE *f)
         "or summary, one record kind per table. --compat traceevent gives\n"
         "TraceEvent 4.0's numbers, its defects included (doc/stats.md). FILE may be '-' for\n"
         "standard input. Values missing from the trace print as '-' (text), empty cells\n"
-        "(csv) or absent keys (json).\n" GCEV_CLI_KEEP_GOING_HELP
+        "(csv) or absent keys (json).\n"
+        "Two allocation figures: \"Allocated (AllocationTick sum)\" adds up the runtime's\n"
+        "allocation samples (one per ~100 KB) over the whole trace; \"Allocated (GC-observed)\",\n"
+        "per process, adds what each complete GC found allocated since the GC before\n"
+        "(TraceEvent's AllocedSinceLastGCMB). \"Max alloc rate\" is the highest GC-observed\n"
+        "rate over at least 10 ms between GCs (--compat traceevent: TraceEvent's, over any\n"
+        "interval, however short).\n" GCEV_CLI_KEEP_GOING_HELP
         "               (the GCs a skipped range touches are marked incomplete; json:\n"
         "               \"skipped\", summary \"skipped_ranges\", \"skipped_bytes\")\n"
         "--pid attaches to a running .NET process instead and analyses its GCs until\n"

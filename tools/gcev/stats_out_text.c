@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gcev stats, text: for people, every line within 100 columns. A value whose
- * inputs are not in the trace prints as "-", never as 0.
+ * inputs are not in the trace prints as "-", never as 0. One precision per unit:
+ * ms and MB with 3 decimals, percentages and rates (MB/s, per second) with 1.
  */
 #include <stddef.h>
 #include <string.h>
@@ -26,6 +27,16 @@ static const char *mb_s(char *buf, size_t n, int has, uint64_t v)
         return "-";
     }
     snprintf(buf, n, "%.3f", (double)v / 1e6);
+    return buf;
+}
+
+/* Percentages and rates: 1 decimal. */
+static const char *r1_s(char *buf, size_t n, int has, double v)
+{
+    if (!has) {
+        return "-";
+    }
+    snprintf(buf, n, "%.1f", v);
     return buf;
 }
 
@@ -68,6 +79,34 @@ static const char *reason_s(char *buf, size_t n, const gcev_stats_gc *g)
     return buf;
 }
 
+/* The reason column's width: the longest name among the GCs shown (names are never cut). */
+static int reason_width(const stats_report *r)
+{
+    int w = 6; /* "Reason" */
+    for (size_t i = 0; i < gcev_stats_gc_count(r->s); i++) {
+        char rs[16];
+        int n = (int)strlen(reason_s(rs, sizeof rs, gcev_stats_gc_at(r->s, i)));
+        w = n > w ? n : w;
+    }
+    return w;
+}
+
+/* A process id column only when the GCs come from more than one process ("GC 1" twice): its
+ * width (the longest id, at least "PID"), or 0. */
+static int pid_column(const stats_report *r)
+{
+    if (gcev_stats_process_count(r->s) < 2) {
+        return 0;
+    }
+    int w = 3;
+    for (size_t i = 0; i < gcev_stats_process_count(r->s); i++) {
+        char id[16];
+        int n = snprintf(id, sizeof id, "%u", gcev_stats_process_at(r->s, i)->process_id);
+        w = n > w ? n : w;
+    }
+    return w;
+}
+
 static void print_header(FILE *f, const stats_report *r)
 {
     const gcev_stats_summary *sum = gcev_stats_get_summary(r->s);
@@ -75,6 +114,10 @@ static void print_header(FILE *f, const stats_report *r)
     fprintf(f, "%s: %s v%u, %u-bit, %.3f s, %llu GCs\n", r->path,
             in ? gcev_trace_format_name(in->format) : "events", in ? in->format_version : 0,
             in ? in->pointer_size * 8u : 64u, sum->duration_ms / 1000.0, (unsigned long long)sum->gc_count);
+    if (gcev_stats_get_options(r->s)->traceevent_compat) {
+        fprintf(f, "MODE: --compat traceevent: TraceEvent 4.0's numbers, its defects included "
+                   "(doc/stats.md)\n");
+    }
     const char *w = stats_drop_warning(r);
     if (w) {
         fprintf(f, "WARNING: %llu %s (GCs open across a loss are marked !)\n",
@@ -116,7 +159,7 @@ static void print_header(FILE *f, const stats_report *r)
     fputc('\n', f);
 }
 
-static void print_gc_row(FILE *f, const gcev_stats_gc *g)
+static void print_gc_row(FILE *f, const gcev_stats_gc *g, int rw, int pid)
 {
     char a[32], b[32], c[32], d[32], rs[16];
     uint64_t after = 0, frag = 0;
@@ -132,9 +175,12 @@ static void print_gc_row(FILE *f, const gcev_stats_gc *g)
     if (g->present & GCEV_STATS_GC_HAS_GENERATION) {
         snprintf(gen, sizeof gen, "%u", g->generation);
     }
-    fprintf(f, "%6u %3s %-4s%c%c %-16.16s %10.3f %9s %9s %11s %9s %6s\n", g->number, gen, type_short(g),
+    if (pid) {
+        fprintf(f, "%*u ", pid, g->process_id);
+    }
+    fprintf(f, "%6u %3s %-4s%c%c %-*s %10.3f %8s %8s %11s %8s %6s\n", g->number, gen, type_short(g),
             (g->present & GCEV_STATS_GC_HAS_NESTED_IN) ? '^' : ' ',
-            (g->flags & GCEV_STATS_GC_INCOMPLETE) ? '!' : ' ', reason_s(rs, sizeof rs, g), g->start_ms,
+            (g->flags & GCEV_STATS_GC_INCOMPLETE) ? '!' : ' ', rw, reason_s(rs, sizeof rs, g), g->start_ms,
             ms_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PAUSE) != 0, g->pause_ms),
             ms_s(b, sizeof b, (g->present & GCEV_STATS_GC_HAS_END) != 0, g->duration_ms),
             mb_s(c, sizeof c, (g->present & GCEV_STATS_GC_HAS_PROMOTED) != 0, g->promoted_bytes),
@@ -143,14 +189,23 @@ static void print_gc_row(FILE *f, const gcev_stats_gc *g)
 
 static void print_gc_table(FILE *f, const stats_report *r)
 {
-    fprintf(f, "\n%6s %3s %-6s %-16s %10s %9s %9s %11s %9s %6s\n", "GC#", "Gen", "Type", "Reason", "Start ms",
-            "Pause ms", "GC ms", "Promoted MB", "After MB", "Frag%");
-    for (size_t i = 0; i < gcev_stats_gc_count(r->s); i++) {
-        print_gc_row(f, gcev_stats_gc_at(r->s, i));
+    int rw = reason_width(r), pid = pid_column(r);
+    fputc('\n', f);
+    if (pid) {
+        fprintf(f, "%*s ", pid, "PID");
     }
-    fprintf(f, "Type: blk blocking, BGC background, FGC foreground (ephemeral GC during a BGC);\n"
-               "^ started during a BGC; ! events dropped while open; - not in the trace.\n"
-               "Pause: SuspendEE begin -> RestartEE end; GC ms: GCStart -> GCEnd; MB = 10^6 bytes.\n");
+    fprintf(f, "%6s %3s %-6s %-*s %10s %8s %8s %11s %8s %6s\n", "GC#", "Gen", "Type", rw, "Reason",
+            "Start ms", "Pause ms", "GC ms", "Promoted MB", "After MB", "Frag%");
+    for (size_t i = 0; i < gcev_stats_gc_count(r->s); i++) {
+        print_gc_row(f, gcev_stats_gc_at(r->s, i), rw, pid);
+    }
+    fprintf(f,
+            "Type: blk blocking, BGC background, FGC foreground (ephemeral GC during a BGC);\n"
+            "^ started during a BGC; ! events dropped while open; - not in the trace.\n"
+            "Pause: SuspendEE begin -> RestartEE end; GC ms: GCStart -> GCEnd; MB = 10^6 bytes.\n"
+            "After MB: heap size after the GC; Frag%%: its free space (free lists, free objects),\n"
+            "%% of After MB.%s\n",
+            pid ? " PID: the process (GC numbers are per process)." : "");
 }
 
 static void print_gc_metrics(FILE *f, const stats_report *r, const gcev_stats_gc *g);
@@ -182,7 +237,7 @@ static void print_gc_detail(FILE *f, const stats_report *r, const gcev_stats_gc 
     fprintf(f, g->suspensions > 1 ? " (%u suspensions)\n" : "\n", g->suspensions);
     fprintf(f, "  promoted MB         %s\n",
             mb_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PROMOTED) != 0, g->promoted_bytes));
-    fprintf(f, "  allocated MB before %s\n",
+    fprintf(f, "  AllocationTick MB   %s\n",
             mb_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_ALLOCATED) != 0, g->allocated_bytes));
     fprintf(f, "  pinned objects      %s\n",
             u64_s(a, sizeof a, (g->present & GCEV_STATS_GC_HAS_PINNED_OBJECTS) != 0, g->pinned_objects));
@@ -297,13 +352,13 @@ static void print_gc_metrics(FILE *f, const stats_report *r, const gcev_stats_gc
             ms_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_PAUSE_START) != 0, g->pause_start_ms));
     fprintf(f, "  since last GC ms    %s (pause %s%% of it)\n",
             ms_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_SINCE_RESTART) != 0, g->since_last_restart_ms),
-            f_s(b, sizeof b, (p & GCEV_STATS_GC_HAS_PAUSE_PERCENT) != 0, g->pause_time_percent, "%.3f"));
+            r1_s(b, sizeof b, (p & GCEV_STATS_GC_HAS_PAUSE_PERCENT) != 0, g->pause_time_percent));
     fprintf(f, "  heap MB             before %s, after %s, peak %s (peak/after %s)\n",
             mb_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_SIZE_BEFORE) != 0, g->heap_size_before),
             mb_s(b, sizeof b, (p & GCEV_STATS_GC_HAS_SIZE_AFTER) != 0, g->heap_size_after),
             mb_s(c, sizeof c, (p & GCEV_STATS_GC_HAS_SIZE_PEAK) != 0, g->heap_size_peak),
             f_s(d, sizeof d, (p & GCEV_STATS_GC_HAS_RATIO_PEAK_AFTER) != 0, g->ratio_peak_after, "%.3f"));
-    fprintf(f, "  allocated MB        %s",
+    fprintf(f, "  allocated MB (GC)   %s",
             f_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_ALLOCATED_SINCE) != 0,
                 (double)g->allocated_since_last_gc / 1e6, "%.3f"));
     fprintf(f, " (gen0 %s, LOH %s, POH %s), %s MB/s\n",
@@ -313,7 +368,7 @@ static void print_gc_metrics(FILE *f, const stats_report *r, const gcev_stats_gc
                 (double)g->gens[3].user_allocated / 1e6, "%.3f"),
             f_s(d, sizeof d, (g->gens[4].present & GCEV_STATS_HEAP_HAS_USER_ALLOCATED) != 0,
                 (double)g->gens[4].user_allocated / 1e6, "%.3f"),
-            f_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_ALLOC_RATE) != 0, g->alloc_rate_mb_per_sec, "%.3f"));
+            r1_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_ALLOC_RATE) != 0, g->alloc_rate_mb_per_sec));
     fprintf(f, "  condemned because   ");
     if (p & GCEV_STATS_GC_HAS_CONDEMNED) {
         for (unsigned i = 0, n = 0; i < GCEV_STATS_CONDEMNED_GROUPS; i++) {
@@ -382,9 +437,8 @@ static void print_gc_metrics(FILE *f, const stats_report *r, const gcev_stats_gc
         char e[32], f2[32];
         fprintf(
             f, "  %-5s %10s %10s %10s %10s %10s %10s\n", gcev_stats_gen_name(i),
-            f_s(a, sizeof a, (h->present & GCEV_STATS_HEAP_HAS_SURVIVAL) != 0, h->survival_percent, "%.0f"),
-            f_s(b, sizeof b, (h->present & GCEV_STATS_HEAP_HAS_FRAG_PERCENT) != 0, h->fragmentation_percent,
-                "%.1f"),
+            r1_s(a, sizeof a, (h->present & GCEV_STATS_HEAP_HAS_SURVIVAL) != 0, h->survival_percent),
+            r1_s(b, sizeof b, (h->present & GCEV_STATS_HEAP_HAS_FRAG_PERCENT) != 0, h->fragmentation_percent),
             mb_s(c, sizeof c, hist, h->in), mb_s(d, sizeof d, hist, h->out),
             mb_s(e, sizeof e, hist, h->budget), mb_s(f2, sizeof f2, hist, h->obj_size_after));
     }
@@ -423,6 +477,8 @@ static void print_pauses_row(FILE *f, const char *what, const gcev_stats_pauses 
 
 static void print_processes(FILE *f, const stats_report *r)
 {
+    int compat = gcev_stats_get_options(r->s)->traceevent_compat != 0;
+    int rw = reason_width(r), longest_shown = 0;
     for (size_t i = 0; i < gcev_stats_process_count(r->s); i++) {
         const gcev_stats_process *p = gcev_stats_process_at(r->s, i);
         const gcev_stats_gcstats *st = &p->all;
@@ -437,16 +493,24 @@ static void print_processes(FILE *f, const stats_report *r)
         int dur = (st->present & GCEV_STATS_GCSTATS_HAS_DURATION) != 0;
         fprintf(f, "  Paused            %s ms, %s%% of %s ms (first pause to last GC); induced GCs: %u\n",
                 ms_s(a, sizeof a, 1, st->pause_total_ms),
-                f_s(b, sizeof b, dur && st->process_duration_ms != 0, st->pause_time_percent, "%.3f"),
+                r1_s(b, sizeof b, dur && st->process_duration_ms != 0, st->pause_time_percent),
                 ms_s(c, sizeof c, dur, st->process_duration_ms), st->induced);
         fprintf(f, "  Heap MB           peak %s, mean peak %s, mean after %s\n",
                 mb_s(a, sizeof a, means, st->size_peak_max),
                 f_s(b, sizeof b, means, st->size_peak_mean / 1e6, "%.3f"),
                 f_s(c, sizeof c, means, st->size_after_mean / 1e6, "%.3f"));
-        fprintf(f, "  Allocated MB      %s (max %s MB/s), promoted %s MB\n",
+        fprintf(f, "  Allocated (GC-observed) %s MB, promoted %s MB\n",
                 f_s(a, sizeof a, 1, (double)st->allocated_total / 1e6, "%.3f"),
-                f_s(b, sizeof b, means, st->alloc_rate_max, "%.3f"),
                 mb_s(c, sizeof c, 1, st->promoted_total));
+        if (compat) {
+            fprintf(f, "  Max alloc rate    %s MB/s (TraceEvent's MaxAllocRateMBSec, over any interval)\n",
+                    r1_s(b, sizeof b, means, st->alloc_rate_max));
+        } else {
+            fprintf(f, "  Max alloc rate    %s MB/s (GC-observed, over at least %g ms between GCs)\n",
+                    r1_s(b, sizeof b, (st->present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE) != 0,
+                         st->alloc_rate_max_sustained),
+                    GCEV_STATS_ALLOC_RATE_WINDOW_MS);
+        }
         fprintf(f, "  %-11s %6s %10s %10s %10s %10s %12s\n", "Pauses", "GCs", "p50 ms", "p90 ms", "p99 ms",
                 "max ms", "total ms");
         print_pauses_row(f, "all", &p->pauses);
@@ -460,14 +524,19 @@ static void print_processes(FILE *f, const stats_report *r)
             fprintf(f, "  Longest pauses (ms: the pause, then the GC's phases)\n");
         }
         for (size_t k = 0; k < p->longest && k < 5; k++) {
+            longest_shown = 1;
             const gcev_stats_gc *g = gcev_stats_process_longest_at(r->s, p, k);
             char label[16], rs[16];
             gcev_stats_gc_label(g, label, sizeof label);
-            fprintf(f, "   #%-5u %-4s %9.3f %-16.16s ", g->number, label, g->pause_ms,
+            fprintf(f, "   #%-5u %-4s %9.3f %-*s ", g->number, label, g->pause_ms, rw,
                     reason_s(rs, sizeof rs, g));
             phases_line(f, g, "");
             fputc('\n', f);
         }
+    }
+    if (longest_shown) {
+        fprintf(f, "Label (PerfView's): the generation, N blocking, B background, F foreground; I induced,\n"
+                   "i induced but not forced.\n");
     }
 }
 
@@ -503,7 +572,7 @@ static void print_summary(FILE *f, const stats_report *r)
     }
     fprintf(f, "  GCs               %llu", (unsigned long long)s->gc_count);
     if (dur) {
-        fprintf(f, ", %.3f per second", s->gcs_per_sec);
+        fprintf(f, ", %.1f per second", s->gcs_per_sec);
     }
     if (s->unfinished_gcs) {
         fprintf(f, ", %llu without GCEnd", (unsigned long long)s->unfinished_gcs);
@@ -512,22 +581,25 @@ static void print_summary(FILE *f, const stats_report *r)
     if (pause) {
         fprintf(f, "  Time paused       %.3f ms", s->pause_total_ms);
         if (dur) {
-            fprintf(f, ", %.3f%% of the trace", s->pause_percent);
+            fprintf(f, ", %.1f%% of the trace", s->pause_percent);
         }
         fprintf(f, "; longest %.3f ms (GC #%u)\n", s->pause_max_ms, s->pause_max_gc);
     } else {
         fprintf(f, "  Time paused       - (no GC suspension seen)\n");
     }
     if (s->present & GCEV_STATS_SUM_HAS_ALLOCATION) {
-        fprintf(f, "  Allocated         %.3f MB in %llu AllocationTick events",
+        fprintf(f, "  Allocated (AllocationTick sum) %.3f MB in %llu events",
                 (double)s->allocated_bytes / 1e6, (unsigned long long)s->allocation_ticks);
         if (dur) {
-            fprintf(f, ", %.3f MB/s", s->alloc_mb_per_sec);
+            fprintf(f, ", %.1f MB/s", s->alloc_mb_per_sec);
         }
         fputc('\n', f);
     } else {
-        fprintf(f, "  Allocated         - (no AllocationTick events)\n");
+        fprintf(f, "  Allocated (AllocationTick sum) - (no AllocationTick events)\n");
     }
+    fprintf(f, "  (AllocationTick sum: the runtime's allocation samples, one per ~100 KB, over the whole\n"
+               "  trace; GC-observed, per process below: what each GC found allocated since the GC\n"
+               "  before, over the complete GCs: TraceEvent's AllocedSinceLastGCMB.)\n");
     fprintf(f, "  Other suspensions %llu, %.3f ms (no GC inside: sampling profiler, debugger)\n",
             (unsigned long long)s->other_suspensions, s->other_suspended_ms);
     if (s->present & GCEV_STATS_SUM_HAS_SURVIVED) {
