@@ -11,6 +11,9 @@
  * GCs as spans, a pause histogram by generation, allocation over time, the heap
  * count over time when it changes); and a per-GC table, sortable and paged, that
  * the page's script fills from the per-GC values the builder embeds as JSON.
+ * With the heap dumps of the same trace (gcev_report_extras.heaps), a heap
+ * section: per dump, the types that retain the most as SVG bars and the type table
+ * (objects, bytes, share, retained bytes), from <gcev/gcev_heap.h>.
  * Every number on the page comes from the model: the script only draws the
  * table, sorts it and shows a GC's values on hover.
  *
@@ -18,7 +21,8 @@
  * fetch): no external font, script or stylesheet, so it opens from file://
  * offline. Each chart draws at most opts->max_marks GCs (default 2000): past that
  * it keeps, per time bucket, the GCs with the extreme values of what it plots (the
- * longest pause always shows). The page is at most 200 KB plus 400 bytes per GC.
+ * longest pause always shows). The page is at most 200 KB plus 400 bytes per GC
+ * (plus, with heap dumps, about 50 KB and the type names of each dump shown).
  * Text from the trace or the caller (file names, process names, messages: any
  * bytes) is escaped; invalid UTF-8 and control characters show as U+FFFD.
  *
@@ -29,6 +33,7 @@
 #ifndef GCEV_REPORT_H
 #define GCEV_REPORT_H
 
+#include <gcev/gcev_heap.h>
 #include <gcev/gcev_stats.h>
 
 #ifdef __cplusplus
@@ -52,6 +57,20 @@ typedef struct gcev_report_options {
     uint32_t max_marks; /* GCs drawn per chart at most; 0 = 2000; values below 64 count as 64 */
     uint32_t page_rows; /* table rows per page; 0 = 1000 (a table of up to 2000 GCs is one page) */
 } gcev_report_options;
+
+/*
+ * What else the page shows, from other analyses of the same trace. The caller owns
+ * it and sets size to sizeof(gcev_report_extras): the builder reads no member that
+ * ends past size, so the record can grow in a minor release (doc/ABI.md) while a
+ * program built against an older header keeps working. Every member may be NULL.
+ */
+typedef struct gcev_report_extras {
+    size_t size;
+    /* The trace's heap dumps (gcev_heap_read_trace / gcev_heap_read_file): a heap section
+     * with the first 8 dumps. The builder analyses a dump that is not yet
+     * (gcev_heap_analyze), so nothing else may use the set during the call. */
+    gcev_heap_set *heaps;
+} gcev_report_extras;
 
 /*
  * Receives the page in pieces, in order. Returns 0 to go on, nonzero to stop (the
@@ -80,6 +99,14 @@ GCEV_API gcev_status gcev_report_write(const gcev_stats *s, const gcev_report_fa
  */
 GCEV_API gcev_status gcev_report_build(const gcev_stats *s, const gcev_report_facts *facts,
                                        const gcev_report_options *opts, char **html, size_t *size);
+
+/* gcev_report_write / gcev_report_build with extras (NULL: none, as those two). */
+GCEV_API gcev_status gcev_report_write_ex(const gcev_stats *s, const gcev_report_facts *facts,
+                                          const gcev_report_options *opts, const gcev_report_extras *extras,
+                                          gcev_report_write_fn write, void *ctx);
+GCEV_API gcev_status gcev_report_build_ex(const gcev_stats *s, const gcev_report_facts *facts,
+                                          const gcev_report_options *opts, const gcev_report_extras *extras,
+                                          char **html, size_t *size);
 
 /* Frees a page from gcev_report_build (NULL allowed). */
 GCEV_API void gcev_report_free(char *html);

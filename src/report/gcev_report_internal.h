@@ -51,6 +51,8 @@ void gcev_report_chart_pause(gcev_rep *r);
 void gcev_report_chart_histogram(gcev_rep *r);
 void gcev_report_chart_alloc(gcev_rep *r);
 void gcev_report_chart_heap_count(gcev_rep *r);
+/* The heap section (gcev_report_heap.c): nothing when set is NULL or holds no dump. */
+void gcev_report_heap_section(gcev_rb *b, gcev_heap_set *set);
 
 /* The page's stylesheet and script (page.css, page.js, embedded at build time). */
 extern const char gcev_report_css[];

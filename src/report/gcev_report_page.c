@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The page: head, warnings, summary, charts, the per-GC table's data, the script.
+ * The page: head, warnings, summary, charts, the heap section (gcev_report_heap.c),
+ * the per-GC table's data, the script.
  *
  * The charts are SVG drawn here (gcev_report_charts.c); the table is filled by the
  * page's script from the per-GC values embedded as JSON (one array per GC, the
@@ -11,6 +12,7 @@
  * compares.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -539,8 +541,10 @@ static void data_json(gcev_rep *r, uint32_t rows)
 /* ---- the page ------------------------------------------------------------- */
 
 static gcev_status build(const gcev_stats *s, const gcev_report_facts *facts, const gcev_report_options *opts,
-                         gcev_rb *b)
+                         const gcev_report_extras *ex, gcev_rb *b)
 {
+    /* a member of the extras counts only when the caller's record is large enough to hold it */
+#define EXTRA(m) (ex && ex->size >= offsetof(gcev_report_extras, m) + sizeof ex->m ? ex->m : NULL)
     static const gcev_report_facts none = {0};
     const gcev_report_facts *f = facts ? facts : &none;
     gcev_rb ix = {0};
@@ -597,6 +601,8 @@ static gcev_status build(const gcev_stats *s, const gcev_report_facts *facts, co
     gcev_report_chart_alloc(&r);
     gcev_report_chart_heap_count(&r);
     gcev_rb_puts(b, "</div></section>\n");
+    gcev_report_heap_section(b, EXTRA(heaps));
+#undef EXTRA
     table(&r, rows);
     gcev_rb_puts(b, "<footer>");
     if (f->generator) {
@@ -631,6 +637,13 @@ out:
 gcev_status gcev_report_build(const gcev_stats *s, const gcev_report_facts *facts,
                               const gcev_report_options *opts, char **html, size_t *size)
 {
+    return gcev_report_build_ex(s, facts, opts, NULL, html, size);
+}
+
+gcev_status gcev_report_build_ex(const gcev_stats *s, const gcev_report_facts *facts,
+                                 const gcev_report_options *opts, const gcev_report_extras *extras,
+                                 char **html, size_t *size)
+{
     if (html) {
         *html = NULL;
     }
@@ -641,7 +654,7 @@ gcev_status gcev_report_build(const gcev_stats *s, const gcev_report_facts *fact
         return GCEV_E_INVALID_ARG;
     }
     gcev_rb b = {0};
-    gcev_status st = build(s, facts, opts, &b);
+    gcev_status st = build(s, facts, opts, extras, &b);
     if (st != GCEV_OK) {
         free(b.p);
         return st;
@@ -656,11 +669,18 @@ gcev_status gcev_report_build(const gcev_stats *s, const gcev_report_facts *fact
 gcev_status gcev_report_write(const gcev_stats *s, const gcev_report_facts *facts,
                               const gcev_report_options *opts, gcev_report_write_fn write, void *ctx)
 {
+    return gcev_report_write_ex(s, facts, opts, NULL, write, ctx);
+}
+
+gcev_status gcev_report_write_ex(const gcev_stats *s, const gcev_report_facts *facts,
+                                 const gcev_report_options *opts, const gcev_report_extras *extras,
+                                 gcev_report_write_fn write, void *ctx)
+{
     if (!s || !write) {
         return GCEV_E_INVALID_ARG;
     }
     gcev_rb b = {0};
-    gcev_status st = build(s, facts, opts, &b);
+    gcev_status st = build(s, facts, opts, extras, &b);
     for (size_t off = 0; st == GCEV_OK && off < b.n;) {
         size_t n = b.n - off < 65536 ? b.n - off : 65536;
         if (write(ctx, b.p + off, n)) {

@@ -106,8 +106,15 @@ int gcev_cli_report_trace(const char *cmd, const char *source, gcev_trace *t, co
             return gcev_cli_fail(cmd, "cannot create %s: %s", out_path, strerror(e ? e : EIO));
         }
     }
+    /* the heap section: the trace file read again for its heap dumps (a live session is read once) */
+    gcev_report_extras extras = {sizeof extras, NULL};
+    struct stat hsb;
+    if (strcmp(source, "-") && stat(source, &hsb) == 0 && (S_ISREG(hsb.st_mode) || S_ISDIR(hsb.st_mode))) {
+        gcev_heap_read_file(source, &extras.heaps, NULL); /* what it read, even after an error */
+    }
     gcev_report_options opts = {0};
-    st = gcev_report_write(s, &facts, &opts, sink_write, &k);
+    st = gcev_report_write_ex(s, &facts, &opts, &extras, sink_write, &k);
+    gcev_heap_set_free(extras.heaps);
     size_t gcs = gcev_stats_gc_count(s);
     gcev_stats_free(s);
     if (st == GCEV_E_NOMEM) {
