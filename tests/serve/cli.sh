@@ -63,7 +63,8 @@ usage)
         [ "$rc" -eq 2 ] || fail "serve $args: exit status $rc, expected 2"
         grep -q '^gcev serve: ' "$dir/err" || fail "serve $args: no message"
     done
-    "$GCEV" serve --help | grep -q 'gcev_gc_pause_seconds (histogram)' || fail "--help does not list the metrics"
+    "$GCEV" serve --help >"$dir/help" || fail "--help"
+    grep -q 'gcev_gc_pause_seconds (histogram)' "$dir/help" || fail "--help does not list the metrics"
     echo "usage errors: exit status 2 with a message; --help lists the metrics"
     ;;
 port_taken)
