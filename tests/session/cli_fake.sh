@@ -108,6 +108,13 @@ record)
     expect 0 "attached to $server \(.NET 10.0.0-fake, x64\) with CollectTracing5" -- record "$server" -o "$dir/rec.nettrace" --duration 0.3
     cmp "$dir/rec.nettrace" "$SAMPLE" || fail "the record differs from what the server sent"
     grep -q "$(stat -c %s "$SAMPLE") bytes, 1100 events, 26 GCs started" "$dir/err" || fail "record summary"
+    # --profile heap: the forced GC is announced first, before the session is asked for
+    expect 0 "attached to $server" -- record "$server" -o "$dir/heap.nettrace" --profile heap --duration 0.3
+    head -1 "$dir/err" | grep -q "^gcev record: asking process $server for a heap dump: its runtime will now run a full blocking GC" ||
+        fail "record --profile heap did not announce the forced GC first"
+    # a GC profile forces nothing and says nothing of it
+    grep -q "heap dump" <(timeout 20 "$GCEV" record "$server" -o "$dir/gc.nettrace" --duration 0.3 2>&1) &&
+        fail "record --profile gc-collect announced a heap dump"
     ;;
 watch)
     start_server stream

@@ -271,6 +271,14 @@ int cli_live_open(const char *cmd, const cli_live_opts *o, uint32_t order, gcev_
     so.duration_ms = o->duration_ms;
     so.record_path = o->record;
     so.trace.order = order;
+    if (so.profile == GCEV_SESSION_GC_HEAP) {
+        /* said before the session exists: the runtime forces the GC as soon as it accepts the session
+         * (gcev heap --pid, and any command with --profile heap) */
+        fprintf(stderr,
+                "gcev %s: asking process %u for a heap dump: its runtime will now run a full blocking GC "
+                "(every thread paused while the heap is walked)\n",
+                cmd, o->pid);
+    }
     gcev_error err = {0};
     gcev_status st = gcev_session_open(o->pid, &so, out, &err);
     if (st != GCEV_OK) {

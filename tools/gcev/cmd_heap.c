@@ -616,12 +616,7 @@ static int show_diff(gcev_heap *a, gcev_heap *b, const heap_opts *o)
 
 static int run_live(cli_live_opts *live, const heap_opts *o)
 {
-    live->profile = GCEV_SESSION_GC_HEAP;
-    /* said before the session exists: the GC is forced as soon as the runtime accepts it */
-    fprintf(stderr,
-            "gcev heap: asking process %u for a heap dump: its runtime will now run a full blocking GC "
-            "(every thread paused while the heap is walked)\n",
-            live->pid);
+    live->profile = GCEV_SESSION_GC_HEAP; /* cli_live_open announces the forced GC before it happens */
     gcev_session *s;
     int rc = cli_live_open("heap", live, GCEV_TRACE_ORDER_STREAM, &s);
     if (rc) {
