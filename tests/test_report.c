@@ -125,16 +125,22 @@ static size_t max_points(const char *svg)
     return most;
 }
 
-/* The vertices of the step paths (`d="M x y H x V y ..."`) of `svg`, most of one path. */
+/* The vertices of the step paths (`d="M x y H x V y ..."`) of `svg`, or the GCs of the column paths
+ * (`class="col ..." d="M x y V y M ..."`, one M per GC), most of one path. */
 static size_t path_steps(const char *svg)
 {
     size_t most = 0;
     for (const char *p = strstr(svg, " d=\"M"); p; p = strstr(p + 1, " d=\"M")) {
         const char *e = strchr(p + 4, '"');
         assert_non_null(e);
-        size_t n = 1;
+        const char *tag = p;
+        while (tag > svg && *tag != '<') {
+            tag--;
+        }
+        int columns = !strncmp(tag, "<path class=\"col ", 17);
+        size_t n = columns ? 0 : 1;
         for (const char *q = p + 4; q < e; q++) {
-            n += *q == 'V';
+            n += *q == (columns ? 'M' : 'V');
         }
         most = n > most ? n : most;
     }
@@ -247,7 +253,8 @@ static void test_report_structure_sections_marks_rows(void **state)
     info.format_version = 4;
     info.pointer_size = 8;
     info.process_id = 7777;
-    gcev_report_facts f = {"trace.nettrace", &info, "MyApp", NULL, "gcev test"};
+    gcev_report_facts f = {
+        .source = "trace.nettrace", .info = &info, .process_name = "MyApp", .generator = "gcev test"};
     char *html;
     size_t size;
     assert_int_equal(gcev_report_build(s, &f, NULL, &html, &size), GCEV_OK);
@@ -439,7 +446,8 @@ static void test_report_escapes_hostile_names(void **state)
      * surrogate, a cut sequence), U+2028 and a C1 control */
     static const char hostile[] = "</script><script>alert(1)</script>\"'&<b>\x01\x80\xc0\xbc\xed\xa0\x80"
                                   "\xe2\x80\xa8\xc2\x85 caf\xc3\xa9 \xe2\x82";
-    gcev_report_facts f = {hostile, NULL, hostile, hostile, hostile};
+    gcev_report_facts f = {
+        .source = hostile, .process_name = hostile, .read_error = hostile, .generator = hostile};
     char *html;
     size_t size;
     assert_int_equal(gcev_report_build(s, &f, NULL, &html, &size), GCEV_OK);

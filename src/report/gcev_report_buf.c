@@ -101,6 +101,18 @@ void gcev_rb_num(gcev_rb *b, double v, int decimals)
     gcev_rb_put(b, s, (size_t)n);
 }
 
+void gcev_rb_fix(gcev_rb *b, double v, int decimals)
+{
+    if (!isfinite(v)) {
+        v = 0;
+    }
+    double unit = pow(10, -decimals);
+    if (fabs(v) < unit / 2) {
+        v = 0; /* rounds to zero: no "-0.000" */
+    }
+    gcev_rb_printf(b, "%.*f", decimals, v);
+}
+
 uint32_t gcev_rb_utf8_next(const unsigned char *s, size_t n, size_t *len)
 {
     unsigned c = s[0];

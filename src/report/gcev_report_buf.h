@@ -26,6 +26,8 @@ __attribute__((format(printf, 2, 3)))
 void gcev_rb_printf(gcev_rb *b, const char *fmt, ...);
 /* A number with at most `decimals` decimals, trailing zeros (and the point) dropped. */
 void gcev_rb_num(gcev_rb *b, double v, int decimals);
+/* A figure a person reads: exactly `decimals` decimals (zeros kept, so a column lines up), -0 as 0. */
+void gcev_rb_fix(gcev_rb *b, double v, int decimals);
 /* Text as HTML character data or attribute value (& < > " ' escaped). NULL writes nothing. */
 void gcev_rb_html(gcev_rb *b, const char *s);
 /* A JSON string literal safe inside <script>: < > & and U+2028/2029 as \u escapes. NULL: null. */

@@ -9,7 +9,8 @@
  * values as HTML rows would cost several times the bytes and could not be paged.
  * Summary figures carry data-key (the `gcev stats --format json` path of the same
  * value) and data-v (the value as that JSON writes it), which the browser test
- * compares.
+ * compares. One precision per unit, as in `gcev stats` text: ms, s and MB with 3
+ * decimals, percentages and rates (MB/s, per second) with 1.
  */
 #include <math.h>
 #include <stddef.h>
@@ -60,7 +61,15 @@ static void card_open(gcev_rb *b, const char *label)
 static void fig_ms(gcev_rb *b, const char *key, double v, const char *unit)
 {
     gcev_rb_printf(b, "<span class=\"fig\" data-key=\"%s\" data-v=\"%.3f\">", key, v);
-    gcev_rb_num(b, v, v >= 100 ? 1 : 3);
+    gcev_rb_fix(b, v, 3);
+    gcev_rb_printf(b, "</span><span class=\"unit\">%s</span>", unit);
+}
+
+/* A percentage or a rate of the summary: 1 decimal; data-v as the JSON writes it (%.3f). */
+static void fig_r1(gcev_rb *b, const char *key, double v, const char *unit)
+{
+    gcev_rb_printf(b, "<span class=\"fig\" data-key=\"%s\" data-v=\"%.3f\">", key, v);
+    gcev_rb_fix(b, v, 1);
     gcev_rb_printf(b, "</span><span class=\"unit\">%s</span>", unit);
 }
 
@@ -74,7 +83,7 @@ static void fig_u64(gcev_rb *b, const char *key, uint64_t v, const char *unit)
 static void fig_mb(gcev_rb *b, const char *key, uint64_t bytes)
 {
     gcev_rb_printf(b, "<span class=\"fig\" data-key=\"%s\" data-v=\"%llu\">", key, (unsigned long long)bytes);
-    gcev_rb_num(b, (double)bytes / 1e6, 3);
+    gcev_rb_fix(b, (double)bytes / 1e6, 3);
     gcev_rb_puts(b, "</span><span class=\"unit\">MB</span>");
 }
 
@@ -111,10 +120,9 @@ static void head(gcev_rep *r, const gcev_report_facts *f)
             gcev_rb_printf(b, " &middot; process %u", in->process_id);
         }
         if (in->file_size) {
-            int mb = in->file_size >= 1000000;
             gcev_rb_puts(b, " &middot; ");
-            gcev_rb_num(b, (double)in->file_size / (mb ? 1e6 : 1e3), mb ? 1 : 0);
-            gcev_rb_puts(b, mb ? " MB file" : " KB file");
+            gcev_rb_fix(b, (double)in->file_size / 1e6, 3);
+            gcev_rb_puts(b, " MB file");
         }
         gcev_rb_puts(b, " &middot; ");
     }
@@ -124,8 +132,15 @@ static void head(gcev_rep *r, const gcev_report_facts *f)
     }
     gcev_rb_printf(b, "%llu events, %llu GC%s over ", (unsigned long long)s->events,
                    (unsigned long long)s->gc_count, s->gc_count == 1 ? "" : "s");
-    gcev_rb_num(b, s->duration_ms / 1000, 3);
-    gcev_rb_puts(b, " s</p></header>\n");
+    gcev_rb_fix(b, s->duration_ms / 1000, 3);
+    gcev_rb_puts(b, " s</p>");
+    if (gcev_stats_get_options(r->s)->traceevent_compat) {
+        /* the numbers are TraceEvent's, defects included: a reader must know before reading them */
+        gcev_rb_puts(b, "<p class=\"mode\" id=\"compat\">TraceEvent compatibility mode (<code>--compat "
+                        "traceevent</code>): TraceEvent 4.0's numbers, its defects included "
+                        "(doc/stats.md lists them).</p>");
+    }
+    gcev_rb_puts(b, "</header>\n");
 }
 
 static void warning(gcev_rb *b, const char *kind)
@@ -225,7 +240,7 @@ static void cell_mb(gcev_rb *b, const char *key, int has, double bytes, int mean
     } else {
         gcev_rb_printf(b, "<td data-key=\"%s\" data-v=\"%lld\">", key, (long long)bytes);
     }
-    gcev_rb_num(b, bytes / 1e6, 3);
+    gcev_rb_fix(b, bytes / 1e6, 3);
     gcev_rb_puts(b, "</td>");
 }
 
@@ -235,17 +250,22 @@ static void cell_f(gcev_rb *b, const char *key, int has, double v, int decimals)
         gcev_rb_puts(b, "<td class=\"absent\">&ndash;</td>");
         return;
     }
-    gcev_rb_printf(b, "<td data-key=\"%s\" data-v=\"%.10g\">", key, v);
-    gcev_rb_num(b, v, decimals);
+    if (key) {
+        gcev_rb_printf(b, "<td data-key=\"%s\" data-v=\"%.10g\">", key, v);
+    } else {
+        gcev_rb_printf(b, "<td class=\"own\" data-v=\"%.10g\">", v);
+    }
+    gcev_rb_fix(b, v, decimals);
     gcev_rb_puts(b, "</td>");
 }
 
 /* One row of PerfView's GCStats rollup (gen < 0: the process's GCs of every generation). */
 static void rollup_row(gcev_rb *b, size_t pi, int gen, const gcev_stats_gcstats *st,
-                       const gcev_stats_pauses *pz)
+                       const gcev_stats_pauses *pz, int compat)
 {
     char base[64], k[128], pb[96];
     int means = (st->present & GCEV_STATS_GCSTATS_HAS_MEANS) != 0;
+    int any = st->count > 0; /* a generation without GCs has no totals either: "–", as other empty cells */
     if (gen < 0) {
         snprintf(base, sizeof base, "processes.%zu.gcstats", pi);
         snprintf(pb, sizeof pb, "processes.%zu.pauses.all", pi);
@@ -259,7 +279,7 @@ static void rollup_row(gcev_rb *b, size_t pi, int gen, const gcev_stats_gcstats 
 #define P(name) (snprintf(k, sizeof k, "%s.%s", pb, name), k)
     cell_u64(b, K("count"), st->count);
     cell_u64(b, K("induced"), st->induced);
-    cell_ms(b, K("pause_total_ms"), 1, st->pause_total_ms);
+    cell_ms(b, K("pause_total_ms"), any, st->pause_total_ms);
     cell_ms(b, K("pause_mean_ms"), means, st->pause_mean_ms);
     cell_ms(b, P("p50_ms"), pz->count > 0, pz->p50_ms);
     cell_ms(b, P("p90_ms"), pz->count > 0, pz->p90_ms);
@@ -267,9 +287,15 @@ static void rollup_row(gcev_rb *b, size_t pi, int gen, const gcev_stats_gcstats 
     cell_ms(b, K("pause_max_ms"), means, st->pause_max_ms);
     cell_mb(b, K("size_peak_max"), means, (double)st->size_peak_max, 0);
     cell_mb(b, K("size_after_mean"), means, st->size_after_mean, 1);
-    cell_mb(b, K("allocated_total"), 1, (double)st->allocated_total, 0);
-    cell_f(b, K("alloc_rate_max_mb_per_sec"), means, st->alloc_rate_max, 3);
-    cell_mb(b, K("promoted_total"), 1, (double)st->promoted_total, 0);
+    cell_mb(b, K("allocated_total"), any, (double)st->allocated_total, 0);
+    if (compat) {
+        cell_f(b, K("alloc_rate_max_mb_per_sec"), means, st->alloc_rate_max, 1);
+    } else {
+        /* gcev's own value, not in stats JSON v4: no data-key (test_report.c checks it) */
+        cell_f(b, NULL, (st->present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE) != 0,
+               st->alloc_rate_max_sustained, 1);
+    }
+    cell_mb(b, K("promoted_total"), any, (double)st->promoted_total, 0);
 #undef K
 #undef P
     gcev_rb_puts(b, "</tr>");
@@ -279,6 +305,7 @@ static void rollup_row(gcev_rb *b, size_t pi, int gen, const gcev_stats_gcstats 
 static void rollups(gcev_rep *r)
 {
     gcev_rb *b = r->b;
+    int compat = gcev_stats_get_options(r->s)->traceevent_compat != 0;
     size_t np = gcev_stats_process_count(r->s);
     for (size_t i = 0; i < np; i++) {
         const gcev_stats_process *p = gcev_stats_process_at(r->s, i);
@@ -296,7 +323,7 @@ static void rollups(gcev_rep *r)
             gcev_rb_printf(b,
                            "; <span data-key=\"processes.%zu.gcstats.pause_time_percent\" data-v=\"%.10g\">",
                            i, all->pause_time_percent);
-            gcev_rb_num(b, all->pause_time_percent, 2);
+            gcev_rb_fix(b, all->pause_time_percent, 1);
             gcev_rb_puts(b, "</span>% of its time paused");
         }
         if (all->present & GCEV_STATS_GCSTATS_HAS_HEAP_COUNT) {
@@ -309,11 +336,18 @@ static void rollups(gcev_rep *r)
                      "the generation each GC condemned (GCs with a GCEnd, HeapStats and restart); MB = "
                      "10<sup>6</sup> bytes</caption><thead><tr><th>Gen</th><th>GCs</th><th>Induced</th>"
                      "<th>Pause total ms</th><th>Mean ms</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th>"
-                     "<th>Max ms</th><th>Peak MB (max)</th><th>After MB (mean)</th><th>Allocated MB</th>"
-                     "<th>Max alloc MB/s</th><th>Promoted MB</th></tr></thead><tbody>");
-        rollup_row(b, i, -1, all, &p->pauses);
+                     "<th>Max ms</th><th>Peak MB (max)</th><th>After MB (mean)</th>"
+                     "<th title=\"What each GC found allocated since the GC before (TraceEvent's "
+                     "AllocedSinceLastGCMB), summed\">Allocated MB (GC-observed)</th>");
+        gcev_rb_puts(b, compat
+                            ? "<th title=\"TraceEvent's MaxAllocRateMBSec: one GC's allocation over the time "
+                              "since the GC before, however short\">Max alloc MB/s (TraceEvent)</th>"
+                            : "<th title=\"The highest GC-observed allocation rate over at least 10 ms of "
+                              "program time between GCs\">Max alloc MB/s (over &ge; 10 ms)</th>");
+        gcev_rb_puts(b, "<th>Promoted MB</th></tr></thead><tbody>");
+        rollup_row(b, i, -1, all, &p->pauses, compat);
         for (int g = 0; g < 3; g++) {
-            rollup_row(b, i, g, &p->gens[g], &p->pauses_by_gen[g]);
+            rollup_row(b, i, g, &p->gens[g], &p->pauses_by_gen[g], compat);
         }
         gcev_rb_puts(b, "</tbody></table></div></div>");
     }
@@ -332,7 +366,7 @@ static void summary(gcev_rep *r)
     fig_u64(b, "summary.gc_count", s->gc_count, "");
     if (dur) {
         gcev_rb_puts(b, "<span class=\"sub\">");
-        fig_ms(b, "summary.gcs_per_sec", s->gcs_per_sec, "per second");
+        fig_r1(b, "summary.gcs_per_sec", s->gcs_per_sec, "per second");
         gcev_rb_puts(b, "</span>");
     }
     gcev_rb_puts(b, "</div>");
@@ -356,7 +390,7 @@ static void summary(gcev_rep *r)
         fig_ms(b, "summary.pause_total_ms", s->pause_total_ms, "ms");
         if (dur) {
             gcev_rb_puts(b, "<span class=\"sub\">");
-            fig_ms(b, "summary.pause_percent", s->pause_percent, "% of the trace");
+            fig_r1(b, "summary.pause_percent", s->pause_percent, "% of the trace");
             gcev_rb_puts(b, "</span>");
         }
     } else {
@@ -385,12 +419,14 @@ static void summary(gcev_rep *r)
         gcev_rb_puts(b, "</span></div>");
     }
 
-    card_open(b, "Allocated");
+    /* two allocation figures disagree by nature: this card's is the AllocationTick samples', the
+     * GCStats rollup's what the GCs observed; each says which it is */
+    card_open(b, "Allocated (AllocationTick sum)");
     if (alloc) {
         fig_mb(b, "summary.allocated_bytes", s->allocated_bytes);
         if (dur) {
             gcev_rb_puts(b, "<span class=\"sub\">");
-            fig_ms(b, "summary.alloc_mb_per_sec", s->alloc_mb_per_sec, "MB/s");
+            fig_r1(b, "summary.alloc_mb_per_sec", s->alloc_mb_per_sec, "MB/s over the trace");
             gcev_rb_puts(b, "</span>");
         }
     } else {
@@ -405,7 +441,7 @@ static void summary(gcev_rep *r)
         int secs = s->duration_ms >= 10000;
         gcev_rb_printf(b, "<span class=\"fig\" data-key=\"summary.duration_ms\" data-v=\"%.3f\">",
                        s->duration_ms);
-        gcev_rb_num(b, secs ? s->duration_ms / 1000 : s->duration_ms, secs ? 2 : 3);
+        gcev_rb_fix(b, secs ? s->duration_ms / 1000 : s->duration_ms, 3);
         gcev_rb_printf(b, "</span><span class=\"unit\">%s</span>", secs ? "s" : "ms");
     }
     gcev_rb_puts(b, "<span class=\"sub\">");
@@ -420,6 +456,13 @@ static void summary(gcev_rep *r)
         gcev_rb_puts(b, "</span></div>");
     }
     gcev_rb_puts(b, "</div>");
+    if (gcev_stats_process_count(r->s)) {
+        gcev_rb_puts(b, "<p class=\"hint\" id=\"alloc-note\">Two allocation figures, which differ by nature: "
+                        "<b>Allocated (AllocationTick sum)</b> adds up the runtime's allocation samples (one "
+                        "per ~100 KB) over the whole trace; <b>Allocated MB (GC-observed)</b> in the tables "
+                        "below adds what each complete GC found allocated since the GC before (TraceEvent's "
+                        "AllocedSinceLastGCMB), so it misses what no GC saw yet.</p>");
+    }
 
     rollups(r);
     gcev_rb_puts(b, "</section>\n");
@@ -469,27 +512,59 @@ static void gc_row(gcev_rb *b, const gcev_stats_gc *g)
     gcev_rb_putc(b, ']');
 }
 
+/* A column of the GC table: its data column, its page.js format, its heading and what it means. */
+static void th(gcev_rb *b, const char *c, const char *f, const char *text, const char *title)
+{
+    int words = !strcmp(f, "label") || !strcmp(f, "reason") || !strcmp(f, "flags"); /* left-aligned */
+    gcev_rb_printf(b, "<th data-c=\"%s\" data-f=\"%s\"%s title=\"%s\">%s</th>", c, f,
+                   words ? " class=\"l\"" : "", title, text);
+}
+
 static void table(gcev_rep *r, uint32_t rows)
 {
     gcev_rb *b = r->b;
-    gcev_rb_printf(
-        b,
-        "<section id=\"gcs\"><h2>Every GC</h2><p class=\"hint\">%zu GC%s%s. Click a column to sort; click "
-        "a chart mark to find its GC here. Times in ms from the trace start; MB = 10<sup>6</sup> "
-        "bytes; GenN MB: that generation after the GC.</p><nav class=\"pager\" id=\"pager\" hidden></nav>"
-        "<div class=\"tablewrap\"><table id=\"gc-table\" data-rows=\"%u\"><thead><tr>"
-        "<th data-c=\"n\" data-f=\"int\">GC #</th><th data-c=\"gen\" data-f=\"label\">Gen</th>"
-        "<th data-c=\"reason\" data-f=\"reason\">Reason</th><th data-c=\"start\" data-f=\"ms\">Start ms</th>"
-        "<th data-c=\"pause\" data-f=\"ms\">Pause ms</th><th data-c=\"dur\" data-f=\"ms\">GC ms</th>"
-        "<th data-c=\"susp\" data-f=\"ms\">Suspend ms</th><th data-c=\"hb\" data-f=\"mb\">Before MB</th>"
-        "<th data-c=\"ha\" data-f=\"mb\">After MB</th><th data-c=\"hp\" data-f=\"mb\">Peak MB</th>"
-        "<th data-c=\"prom\" data-f=\"mb\">Promoted MB</th><th data-c=\"rate\" data-f=\"ms\">Alloc "
-        "MB/s</th><th data-c=\"a0\" data-f=\"mb\">Gen0 MB</th><th data-c=\"a1\" data-f=\"mb\">Gen1 "
-        "MB</th><th data-c=\"a2\" data-f=\"mb\">Gen2 MB</th><th data-c=\"a3\" data-f=\"mb\">LOH MB</th>"
-        "<th data-c=\"a4\" data-f=\"mb\">POH MB</th><th data-c=\"heaps\" data-f=\"int\">Heaps</th>"
-        "<th data-c=\"flags\" data-f=\"flags\">Notes</th>"
-        "</tr></thead><tbody></tbody></table></div></section>\n",
-        r->n, r->n == 1 ? "" : "s", r->n > rows ? ", in pages" : "", rows);
+    gcev_rb_printf(b,
+                   "<section id=\"gcs\" class=\"wide\"><h2>Every GC</h2><p class=\"hint\">%zu GC%s%s. Click "
+                   "a column to sort; click a chart mark to find its GC here; hover a heading for its "
+                   "meaning. Times in ms from the trace start; MB = 10<sup>6</sup> bytes.</p>"
+                   "<nav class=\"pager\" id=\"pager\" hidden></nav>"
+                   "<div class=\"tablewrap\"><table id=\"gc-table\" data-rows=\"%u\"><thead><tr>",
+                   r->n, r->n == 1 ? "" : "s", r->n > rows ? ", in pages" : "", rows);
+    th(b, "n", "int", "GC #", "The runtime's GC number (GCStart Count), counted per process");
+    if (gcev_stats_process_count(r->s) > 1) {
+        /* several processes each count their GCs from 1: the number alone names no GC */
+        th(b, "pid", "int", "PID", "The process the GC ran in");
+    }
+    th(b, "gen", "label", "Gen",
+       "PerfView's label: the generation condemned, then N blocking, B background, F foreground; "
+       "I induced, i induced but not forced");
+    th(b, "reason", "reason", "Reason", "Why the GC ran (GCStart Reason)");
+    th(b, "start", "ms", "Start ms", "GCStart, ms from the trace start");
+    th(b, "pause", "ms", "Pause ms", "Threads stopped: SuspendEE begin to RestartEE end");
+    th(b, "dur", "ms", "GC ms", "GCStart to GCEnd");
+    th(b, "susp", "ms", "Suspend ms", "SuspendEE begin to SuspendEE end: the time to stop the threads");
+    th(b, "hb", "mb", "Before MB", "Heap size before the GC");
+    th(b, "ha", "mb", "After MB", "Heap size after the GC (GCHeapStats)");
+    th(b, "hp", "mb", "Peak MB",
+       "Heap size before, or for a background GC the largest before of the GCs in it");
+    th(b, "prom", "mb", "Promoted MB", "Bytes that survived the GC (GCHeapStats TotalPromotedSize)");
+    th(b, "rate", "rate", "Alloc MB/s",
+       "GC-observed allocation since the GC before over the time since it (TraceEvent's AllocRateMBSec)");
+    th(b, "a0", "mb", "Gen0 MB", "Generation 0 after the GC");
+    th(b, "a1", "mb", "Gen1 MB", "Generation 1 after the GC");
+    th(b, "a2", "mb", "Gen2 MB", "Generation 2 after the GC");
+    th(b, "a3", "mb", "LOH MB", "Large object heap after the GC");
+    th(b, "a4", "mb", "POH MB", "Pinned object heap after the GC");
+    th(b, "heaps", "int", "Heaps", "GC heaps (more than 1: server GC)");
+    th(b, "flags", "flags", "Notes", "What to know about the GC's numbers");
+    gcev_rb_puts(b,
+                 "</tr></thead><tbody></tbody></table></div>"
+                 "<p class=\"hint\" id=\"gc-legend\"><b>Gen</b> is PerfView's label: the generation the GC "
+                 "condemned, then <b>N</b> blocking (non-concurrent), <b>B</b> background, <b>F</b> "
+                 "foreground (an ephemeral GC during a background GC); <b>I</b> induced "
+                 "(GC.Collect), <b>i</b> induced but not forced. E.g. <b>2NI</b>: a blocking gen2 GC "
+                 "that GC.Collect asked for; <b>2B</b>: a background gen2 GC. "
+                 "<b>&ndash;</b>: not in the trace.</p></section>\n");
 }
 
 static void data_json(gcev_rep *r, uint32_t rows)
@@ -517,7 +592,7 @@ static void data_json(gcev_rep *r, uint32_t rows)
         if (!(g->present & GCEV_STATS_GC_HAS_REASON) || (g->reason < 256 && seen[g->reason])) {
             continue;
         }
-        const char *name = gcev_gc_reason_map_name(g->reason);
+        const char *name = gcev_gc_reason_name(g->reason); /* reasons 10-17 too, as the JSON's reason_name */
         if (g->reason < 256) {
             seen[g->reason] = 1;
         }

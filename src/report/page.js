@@ -20,7 +20,9 @@
       return "&#" + c.charCodeAt(0) + ";";
     });
   }
+  /* one precision per unit, as the builder's figures: ms and MB 3 decimals, rates 1 */
   function ms(v) { return v == null ? "\u2013" : v.toFixed(3); }
+  function rate(v) { return v == null ? "\u2013" : v.toFixed(1); }
   function mb(v) { return v == null ? "\u2013" : (v / 1e6).toFixed(3); }
   function int(v) { return v == null ? "\u2013" : String(v); }
   function typeName(v) { return v == null ? "\u2013" : (D.types[v] || String(v)); }
@@ -33,7 +35,8 @@
     if (g[C.nested] != null) out.push("during BGC #" + g[C.nested]);
     return out.join("; ");
   }
-  var FMT = { int: int, ms: ms, mb: mb, type: typeName, reason: reason };
+  var FMT = { int: int, ms: ms, mb: mb, rate: rate, type: typeName, reason: reason };
+  var TEXT = { label: 1, reason: 1, flags: 1 }; /* left-aligned words */
   var cols = heads.map(function (th) {
     return { c: C[th.getAttribute("data-c")], f: th.getAttribute("data-f") };
   });
@@ -51,7 +54,9 @@
       var i = order[k], g = G[i];
       var cls = (g[C.flags] & 1 ? "inc" : "") + (i === lit ? " hl" : "");
       html.push('<tr id="gc-' + i + '" data-i="' + i + '"' + (cls.trim() ? ' class="' + cls.trim() + '"' : "") + ">");
-      for (var c = 0; c < cols.length; c++) html.push("<td>" + cell(g, cols[c]) + "</td>");
+      for (var c = 0; c < cols.length; c++) {
+        html.push((TEXT[cols[c].f] ? '<td class="l">' : "<td>") + cell(g, cols[c]) + "</td>");
+      }
       html.push("</tr>");
     }
     tbody.innerHTML = html.join("");
@@ -70,7 +75,7 @@
     th.tabIndex = 0;
     function sort() {
       var c = cols[k].c;
-      sortDir = sortCol === c ? -sortDir : (cols[k].f === "ms" || cols[k].f === "mb" ? -1 : 1);
+      sortDir = sortCol === c ? -sortDir : (cols[k].f === "ms" || cols[k].f === "mb" || cols[k].f === "rate" ? -1 : 1);
       sortCol = c;
       order.sort(function (a, b) {
         var x = G[a][c], y = G[b][c];
@@ -109,7 +114,7 @@
     row("Promoted", mb(g[C.prom]) + " MB");
     row("Heap before \u2192 after", mb(g[C.hb]) + " \u2192 " + mb(g[C.ha]) + " MB");
     if (g[C.hp] != null) row("Heap peak", mb(g[C.hp]) + " MB");
-    if (g[C.rate] != null) row("Allocation rate", ms(g[C.rate]) + " MB/s");
+    if (g[C.rate] != null) row("Allocation rate (GC-observed)", rate(g[C.rate]) + " MB/s");
     if (g[C.alloc] != null) row("AllocationTick since the last GC", mb(g[C.alloc]) + " MB");
     for (var k = 0; k < 5; k++) {
       var b = g[C["b" + k]], a = g[C["a" + k]];

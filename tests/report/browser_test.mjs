@@ -10,7 +10,12 @@
 //   - hover shows the GC's numbers (on the pause marks and over the line charts), a click finds
 //     its row, a header click sorts, a legend name hides its series;
 //   - screenshots at desktop and narrow widths (PNG in the output folder); no sideways scrolling
-//     on the narrow one.
+//     on the narrow one;
+//   - what a reader needs named (issue 21): every reason by name, the Gen labels and each column
+//     defined, the two allocation figures named apart, one precision per unit, "–" in an empty
+//     generation's row, heap sizes drawn as a column per GC (no area between GCs), a PID column
+//     exactly when the JSON has several processes, and at 1400 px the GC table fits the page
+//     (or scrolls inside it with its first column kept in view).
 // usage: node browser_test.mjs --gcev GCEV --out DIR --modules NODE_MODULES_DIR
 //                              [--readme-shot NAME] [--expect-warning NAME] TRACE...
 import { spawnSync } from "node:child_process";
@@ -60,6 +65,7 @@ function at(json, path) {
 }
 
 const DESKTOP = { width: 1280, height: 900 };
+const WIDE = { width: 1400, height: 900 };
 const NARROW = { width: 390, height: 844 };
 
 const userDataDir = mkdtempSync(join(tmpdir(), "gcev-chromium-"));
@@ -134,16 +140,20 @@ try {
 
     // the table: every GC over its pages, in the JSON's order, with its number and pause
     const rowsPerPage = Number(await page.locator("#gc-table").getAttribute("data-rows"));
+    const colOf = async (c) => page.$$eval("#gc-table thead th", (ths, c) => ths.findIndex((th) => th.dataset.c === c), c);
+    const pauseCol = await colOf("pause"), reasonCol = await colOf("reason");
     const pages = Math.max(1, Math.ceil(gcs / rowsPerPage));
     let seen = 0, mismatch = "";
     for (let p = 0; p < pages; p++) {
-      const cells = await page.$$eval("#gc-table tbody tr", (trs) =>
-        trs.map((tr) => [tr.cells[0].textContent, tr.cells[4].textContent]));
-      for (const [n, pause] of cells) {
+      const cells = await page.$$eval("#gc-table tbody tr", (trs, [pc, rc]) =>
+        trs.map((tr) => [tr.cells[0].textContent, tr.cells[pc].textContent, tr.cells[rc].textContent]), [pauseCol, reasonCol]);
+      for (const [n, pause, reason] of cells) {
         const g = json.gcs[seen++];
         const want = g && g.pause_ms !== undefined ? g.pause_ms.toFixed(3) : "\u2013";
-        if (!mismatch && (!g || String(g.number) !== n || want !== pause)) {
-          mismatch = `row ${seen}: GC ${n} pause ${pause}, JSON GC ${g && g.number} pause ${want}`;
+        // every reason the JSON names (reasons 10-17 included) shows by that name
+        const wantReason = g && g.reason_name !== undefined ? g.reason_name : (g && g.reason !== undefined ? String(g.reason) : "\u2013");
+        if (!mismatch && (!g || String(g.number) !== n || want !== pause || wantReason !== reason)) {
+          mismatch = `row ${seen}: GC ${n} pause ${pause} reason ${reason}, JSON GC ${g && g.number} pause ${want} reason ${wantReason}`;
         }
       }
       if (p + 1 < pages) await page.click('#pager button[data-p="1"]');
@@ -202,8 +212,67 @@ try {
       check(color !== "rgba(0, 0, 0, 0)", `${name}: the warning has no coloured edge`);
     }
 
+    // what a reader needs named (issue 21 item 5)
+    const heads = await page.$$eval("#gc-table thead th", (ths) => ths.map((th) => [th.dataset.c, th.title]));
+    check(heads.every(([, t]) => t && t.length > 10), `${name}: a GC table heading has no definition`);
+    check(heads.some(([c]) => c === "pid") === (json.processes.length > 1),
+      `${name}: PID column ${heads.some(([c]) => c === "pid") ? "shown" : "absent"} for ${json.processes.length} process(es)`);
+    const legend = await page.locator("#gc-legend").textContent();
+    check(/2NI/.test(legend) && /background/.test(legend) && /induced/.test(legend), `${name}: the Gen labels are not defined`);
+    if (json.summary.allocated_bytes !== undefined) {
+      check(await page.locator(".card .label", { hasText: "Allocated (AllocationTick sum)" }).count() === 1,
+        `${name}: the AllocationTick allocation is not named so`);
+    }
+    if (json.processes.length > 0) {
+      check((await page.locator(".rollup thead").first().textContent()).includes("GC-observed"),
+        `${name}: the GCStats allocation is not named GC-observed`);
+      check(await page.locator("#alloc-note").count() === 1, `${name}: no note on the two allocation figures`);
+    }
+    // one precision per unit: ms and MB 3 decimals, percentages and rates 1
+    const precise = await page.$$eval("[data-key]", (els) => els.map((e) => [e.dataset.key, e.textContent.trim()]));
+    for (const [key, text] of precise) {
+      if (!/^-?[0-9]/.test(text)) continue;
+      const want = /(_ms|_bytes|size_peak_max|size_after_mean|allocated_total|promoted_total)$/.test(key) ? 3
+        : /(percent|per_sec)$/.test(key) ? 1 : null;
+      if (want === null) continue;
+      const dec = (text.split(".")[1] || "").length;
+      check(dec === want, `${name}: ${key} shows ${text} (${want} decimals wanted)`);
+    }
+    // an empty generation's row: "–" wherever a GCStats value needs a GC
+    for (const [p, proc] of json.processes.entries()) {
+      for (const gen of [0, 1, 2]) {
+        if (proc.generations[gen].count !== 0) continue;
+        const row = page.locator(`#rollup-${p} tbody tr`).nth(gen + 1);
+        const cells = await row.locator("td").allTextContents();
+        check(cells.slice(2).every((c) => c === "\u2013"), `${name}: process ${p} gen${gen} has no GC but shows ${cells.join(" ")}`);
+      }
+    }
+    // heap sizes are known at GCs only: a column per GC, no area or line between them
+    for (const id of ["heap-before", "heap-after"]) {
+      const fig = page.locator(`#chart-${id}`);
+      if (await fig.count() === 0) continue;
+      check(await fig.locator("polygon, polyline").count() === 0 && await fig.locator("path.col").count() > 0,
+        `${name}: chart ${id} interpolates between GCs`);
+    }
+    // at 1400 px the GC table fits, or scrolls inside its box with the GC number kept in view
+    await page.setViewportSize(WIDE);
+    const fit = await page.evaluate(() => {
+      const w = document.querySelector("#gcs .tablewrap");
+      const th = document.querySelector("#gc-table thead th");
+      return { over: w.scrollWidth - w.clientWidth, page: document.documentElement.scrollWidth - window.innerWidth,
+        sticky: getComputedStyle(th).position };
+    });
+    check(fit.page <= 1, `${name}: at 1400 px the page scrolls sideways by ${fit.page} px`);
+    check(fit.over <= 1 || fit.sticky === "sticky", `${name}: at 1400 px the GC table is cut (${fit.over} px) without a sticky first column`);
+    if (json.processes.length <= 1 && gcs > 0) {
+      check(fit.over <= 1, `${name}: at 1400 px the GC table does not fit (${fit.over} px over)`);
+    }
+    await page.locator("#gcs").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(opt.out, `${name}-1400.png`) }); // the table in view (a 12,000-row page is too tall whole)
+    await page.setViewportSize(DESKTOP);
+
     // screenshots, before any hover or click
-    await page.screenshot({ path: join(opt.out, `${name}-desktop.png`), fullPage: true });
+    await page.screenshot({ path: join(opt.out, `${name}-desktop.png`), fullPage: true, timeout: 120000 }); // 1,000 rows with a sticky column: slow to paint whole
     if (opt.readmeShot === name) {
       await page.screenshot({ path: join(opt.out, "report-readme.png"), clip: { x: 0, y: 0, width: DESKTOP.width, height: DESKTOP.height } });
     }
@@ -214,7 +283,7 @@ try {
       const box = await warn.boundingBox();
       check(box && box.y < NARROW.height / 2, `${name}: on a narrow screen the warning is not at the top`);
     }
-    await page.screenshot({ path: join(opt.out, `${name}-narrow.png`), fullPage: true });
+    await page.screenshot({ path: join(opt.out, `${name}-narrow.png`), fullPage: true, timeout: 120000 });
     await page.setViewportSize(DESKTOP);
 
     // hover and click
@@ -239,7 +308,7 @@ try {
       }), `${name}: the clicked GC's row is not in view`);
       // sorting by pause, longest first
       await page.click('#gc-table th[data-c="pause"]');
-      const first = await page.locator("#gc-table tbody tr").first().locator("td").nth(4).textContent();
+      const first = await page.locator("#gc-table tbody tr").first().locator("td").nth(pauseCol).textContent();
       check(first === json.summary.pause_max_ms.toFixed(3), `${name}: sorted by pause, the first row has ${first}`);
       await page.click('#gc-table th[data-c="n"]');
       await page.mouse.move(0, 0);
@@ -262,10 +331,10 @@ try {
     const key = page.locator('#chart-heap-after button.key[data-s="s2"]');
     if (await key.count() === 1) {
       await key.click();
-      const off = await page.locator('#chart-heap-after .area.s2').evaluate((e) => e.classList.contains("off"));
+      const off = await page.locator('#chart-heap-after .col.s2').evaluate((e) => e.classList.contains("off"));
       check(off && (await key.getAttribute("aria-pressed")) === "false", `${name}: the legend does not hide gen2`);
       await key.click();
-      check(!(await page.locator('#chart-heap-after .area.s2').evaluate((e) => e.classList.contains("off"))),
+      check(!(await page.locator('#chart-heap-after .col.s2').evaluate((e) => e.classList.contains("off"))),
         `${name}: the legend does not show gen2 again`);
     }
 
