@@ -10,7 +10,7 @@ build=${1:?usage: run.sh BUILD_DIR [SECONDS] [harness...]}
 secs=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(decode format nettrace etl manifest ctf xpress ipc report serve allocs)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(decode format nettrace etl manifest ctf xpress ipc report serve allocs heap)
 art="$build/fuzz-artifacts"
 mkdir -p "$art"
 fail=0

@@ -61,9 +61,18 @@ static inline void hev_str(hev_buf *w, const char *s)
     hev_u16(w, 0);
 }
 
+/* When set, hev_feed hands each event to it instead of the reader (the fuzz seed writer
+ * records the events: tests/fuzz/fuzz_heap_seeds.c). */
+static void (*hev_capture)(uint16_t id, const uint8_t *payload, size_t n, uint32_t pid, double ms);
+
 /* Feeds the payload in w as event `id` (version 0, 1 for GCStart/GCEnd) at time ms. */
 static inline gcev_status hev_feed(gcev_heap_reader *r, uint16_t id, hev_buf *w, uint32_t pid, double ms)
 {
+    if (hev_capture) {
+        hev_capture(id, w->b, w->n, pid, ms);
+        w->n = 0;
+        return GCEV_OK;
+    }
     gcev_trace_event ev;
     memset(&ev, 0, sizeof ev);
     ev.provider_name = "Microsoft-Windows-DotNETRuntime";
