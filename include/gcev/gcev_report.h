@@ -33,6 +33,7 @@
 #ifndef GCEV_REPORT_H
 #define GCEV_REPORT_H
 
+#include <gcev/gcev_allocs.h>
 #include <gcev/gcev_heap.h>
 #include <gcev/gcev_stats.h>
 
@@ -70,6 +71,9 @@ typedef struct gcev_report_extras {
      * with the first 8 dumps. The builder analyses a dump that is not yet
      * (gcev_heap_analyze), so nothing else may use the set during the call. */
     gcev_heap_set *heaps;
+    /* A finished allocation model of the trace (gcev_allocs.h): an allocation section (what
+     * the estimates come from, the top types, an icicle graph of the allocating stacks). */
+    const gcev_allocs *allocs;
 } gcev_report_extras;
 
 /*

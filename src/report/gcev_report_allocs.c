@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The page's allocation section (issue 24), when the caller passes an allocation model
- * (gcev_report_facts.allocs) that holds samples: what was estimated from what, the top types,
+ * (gcev_report_extras.allocs) that holds samples: what was estimated from what, the top types,
  * and the call stacks as an icicle graph drawn here in SVG (root at the top, each frame as
  * wide as the bytes allocated under it, the type as the last row; a <title> per box names
  * it). Nothing is fetched; every figure comes from the model.
@@ -111,23 +111,8 @@ static void draw(gcev_rb *b, const gcev_allocs *a, const node *t, size_t i, doub
     }
 }
 
-/* The model of the gcev_report_write_allocs() call running in this thread, else NULL. */
-static _Thread_local const gcev_allocs *tl_allocs;
-
-gcev_status gcev_report_write_allocs(const gcev_stats *s, const gcev_allocs *allocs,
-                                     const gcev_report_facts *facts, const gcev_report_options *opts,
-                                     gcev_report_write_fn write, void *ctx)
+void gcev_report_allocs_section(gcev_rb *b, const gcev_allocs *a)
 {
-    const gcev_allocs *saved = tl_allocs;
-    tl_allocs = allocs;
-    gcev_status st = gcev_report_write(s, facts, opts, write, ctx);
-    tl_allocs = saved;
-    return st;
-}
-
-void gcev_report_allocs_section(gcev_rb *b)
-{
-    const gcev_allocs *a = tl_allocs;
     const gcev_allocs_summary *s = gcev_allocs_get_summary(a);
     if (!s || !s->samples) {
         return;

@@ -51,6 +51,8 @@ void gcev_report_chart_pause(gcev_rep *r);
 void gcev_report_chart_histogram(gcev_rep *r);
 void gcev_report_chart_alloc(gcev_rep *r);
 void gcev_report_chart_heap_count(gcev_rep *r);
+/* The allocation section (gcev_report_allocs.c): nothing when a is NULL or holds no sample. */
+void gcev_report_allocs_section(gcev_rb *b, const gcev_allocs *a);
 /* The heap section (gcev_report_heap.c): nothing when set is NULL or holds no dump. */
 void gcev_report_heap_section(gcev_rb *b, gcev_heap_set *set);
 

@@ -677,6 +677,7 @@ static gcev_status build(const gcev_stats *s, const gcev_report_facts *facts, co
     gcev_report_chart_heap_count(&r);
     gcev_rb_puts(b, "</div></section>\n");
     gcev_report_heap_section(b, EXTRA(heaps));
+    gcev_report_allocs_section(b, EXTRA(allocs));
 #undef EXTRA
     table(&r, rows);
     gcev_rb_puts(b, "<footer>");

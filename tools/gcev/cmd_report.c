@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gcev/gcev_allocs.h>
 #include <gcev/gcev_report.h>
 
 #include "cli.h"
@@ -107,13 +108,27 @@ int gcev_cli_report_trace(const char *cmd, const char *source, gcev_trace *t, co
         }
     }
     /* the heap section: the trace file read again for its heap dumps (a live session is read once) */
-    gcev_report_extras extras = {sizeof extras, NULL};
+    gcev_report_extras extras = {sizeof extras, NULL, NULL};
     struct stat hsb;
     if (strcmp(source, "-") && stat(source, &hsb) == 0 && (S_ISREG(hsb.st_mode) || S_ISDIR(hsb.st_mode))) {
         gcev_heap_read_file(source, &extras.heaps, NULL); /* what it read, even after an error */
     }
+    /* the allocation section: a second pass over a trace file (a live session is read once) */
+    gcev_allocs *al = NULL;
+    struct stat fsb;
+    if (strcmp(source, "-") && stat(source, &fsb) == 0 && (S_ISREG(fsb.st_mode) || S_ISDIR(fsb.st_mode)) &&
+        gcev_allocs_create(NULL, &al) == GCEV_OK) {
+        gcev_trace_options aopts = {GCEV_TRACE_ORDER_FILE, 0, 1};
+        gcev_trace *at;
+        if (gcev_trace_open_file(source, &aopts, &at, NULL) == GCEV_OK) {
+            gcev_allocs_read_trace(al, at, NULL);
+            gcev_trace_close(at);
+        }
+        extras.allocs = al;
+    }
     gcev_report_options opts = {0};
     st = gcev_report_write_ex(s, &facts, &opts, &extras, sink_write, &k);
+    gcev_allocs_free(al);
     gcev_heap_set_free(extras.heaps);
     size_t gcs = gcev_stats_gc_count(s);
     gcev_stats_free(s);
