@@ -740,7 +740,9 @@ GCEV_API gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_st
  * computed for it before the call, as gcev_stats_finish() computes them, so a consumer fed
  * live sees the numbers `gcev stats` gives for the same events. GCs that never close this way
  * (the trace ends, or their end was lost) are reported by gcev_stats_finish(), after the
- * summaries, in start order; their flags say what they lack.
+ * summaries, in start order; their flags say what they lack. A GC still open 16 GCs of its
+ * process later lost its end (dropped events, a skipped range) and is reported then, as it
+ * is (not GCEV_STATS_GC_COMPLETE), so that the GCs after it are reported live too.
  * Calls come from inside gcev_stats_add*() (and gcev_stats_read_trace()) and
  * gcev_stats_finish(). g (and s's accessors for it:
  * gcev_stats_gc_heap_at() ...) are valid during the call; the function must not feed or

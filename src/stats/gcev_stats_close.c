@@ -51,14 +51,22 @@ static void report(gcev_stats *s, long gi)
     s->gc_fn(s->gc_ctx, s, &s->gcs[gi]);
 }
 
-/* How far back a GC may still close: only a few GCs are open at once; one that lost its end
- * stays open for good and is reported by gcev_stats_close_rest(). */
+/* How far back a GC may still close: only a few GCs are open at once (a background GC and
+ * the GCs inside it). One still open CLOSE_SEARCH GCs later lost its end (dropped events, a
+ * skipped range): it is reported as it is then, incomplete, so that the GCs after it, which
+ * wait for it, are reported too. */
 enum { CLOSE_SEARCH = 16 };
 
 void gcev_stats_close_ready(gcev_stats *s, stats_proc *p)
 {
-    if (p->ngcs > CLOSE_SEARCH && p->first_open < p->ngcs - CLOSE_SEARCH) {
-        p->first_open = p->ngcs - CLOSE_SEARCH;
+    while (p->ngcs > CLOSE_SEARCH && p->first_open < p->ngcs - CLOSE_SEARCH) {
+        long gi = (long)p->gcs[p->first_open];
+        if (!s->gcx[gi].closed) {
+            gcev_stats_derive_gc(s, p, p->first_open);
+            trace_wide_bits(s, &s->gcs[gi]);
+            report(s, gi);
+        }
+        p->first_open++;
     }
     for (size_t k = p->first_open; k < p->ngcs; k++) {
         long gi = (long)p->gcs[k];
