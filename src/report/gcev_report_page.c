@@ -524,7 +524,7 @@ static void table(gcev_rep *r, uint32_t rows)
 {
     gcev_rb *b = r->b;
     gcev_rb_printf(b,
-                   "<section id=\"gcs\" class=\"wide\"><h2>Every GC</h2><p class=\"hint\">%zu GC%s%s. Click "
+                   "<section id=\"gcs\"><h2>Every GC</h2><p class=\"hint\">%zu GC%s%s. Click "
                    "a column to sort; click a chart mark to find its GC here; hover a heading for its "
                    "meaning. Times in ms from the trace start; MB = 10<sup>6</sup> bytes.</p>"
                    "<nav class=\"pager\" id=\"pager\" hidden></nav>"
