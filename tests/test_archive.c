@@ -38,6 +38,17 @@ static uint8_t *pattern(size_t n, uint32_t seed)
     return p;
 }
 
+/* The compressed size of the first entry of the archive z (its central directory). */
+static uint64_t packed_size(const uint8_t *z, size_t n)
+{
+    gcev_archive *a = NULL;
+    gcev_error err = {0};
+    assert_int_equal(gcev_archive_open_memory(z, n, &a, &err), GCEV_OK);
+    uint64_t c = gcev_archive_entry_at(a, 0)->compressed_size;
+    gcev_archive_close(a);
+    return c;
+}
+
 static uint8_t *build(const zipb_entry *e, size_t n, size_t *size)
 {
     uint8_t *z = zipb_build(e, n, size);
@@ -578,6 +589,56 @@ static void test_damaged_trace_in_zip_names_the_entry(void **state)
     free(tr);
 }
 
+/*
+ * An archive bomb (issue 22, item 4): a trace's valid start, then 64 MiB of zeros, deflated to
+ * about 64 KiB. Plain mode stops at the first zero; keep-going searched all of it for the next
+ * block (4 GB behind a 4.2 MB archive: 37.8 s). Now it stops after 16 MiB + 8 bytes per archive
+ * byte of the entry with GCEV_E_LIMIT, a message naming the entry and the offset; the work is
+ * asserted by the bytes inflated and skipped.
+ */
+static void test_keep_going_archive_bomb_is_bounded(void **state)
+{
+    (void)state;
+    size_t tn = 0;
+    uint8_t *tr = sample_trace(5, 1, &tn);
+    assert_non_null(tr);
+    const size_t zeros = (size_t)64 << 20, keep = tn - 1; /* without the end tag */
+    uint8_t *bomb = calloc(1, keep + zeros);
+    assert_non_null(bomb);
+    memcpy(bomb, tr, keep);
+    zipb_entry e[] = {{"bomb.nettrace", bomb, keep + zeros, ZIPB_DEFLATE, 0}};
+    size_t n = 0;
+    uint8_t *z = build(e, 1, &n);
+    const uint64_t packed = packed_size(z, n);
+    const uint64_t budget = (16u << 20) + 8 * packed;
+    assert_true(budget < zeros / 2);
+    for (int kg = 0; kg < 2; kg++) {
+        gcev_trace_options o = {.keep_going = (uint32_t)kg};
+        gcev_trace *t = NULL;
+        gcev_error err = {0};
+        assert_int_equal(gcev_trace_open_memory(z, n, &o, &t, &err), GCEV_OK);
+        gcev_status end;
+        size_t k = count_events(t, &end, &err);
+        assert_true(k > 0);
+        if (!kg) {
+            assert_int_equal(end, GCEV_E_FORMAT);
+            assert_int_equal(err.offset, keep);
+        } else {
+            assert_int_equal(end, GCEV_E_LIMIT);
+            assert_non_null(strstr(err.message, "ZIP entry 'bomb.nettrace': "));
+            assert_non_null(strstr(err.message, "offset"));
+            assert_true(err.offset > keep && err.offset <= keep + budget + 1);
+            assert_true(gcev_trace_skipped_bytes(t) <= budget);
+            /* inflated: what was read, plus one window of look-ahead */
+            assert_true(gcev_trace_bytes_read(t) <= keep + budget + (1u << 20));
+        }
+        gcev_trace_close(t);
+    }
+    free(z);
+    free(bomb);
+    free(tr);
+}
+
 typedef struct mem_stream {
     const uint8_t *d;
     size_t n, pos;
@@ -689,6 +750,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect_zip_magics),
+        cmocka_unit_test(test_keep_going_archive_bomb_is_bounded),
         cmocka_unit_test(test_lists_entries_with_sizes),
         cmocka_unit_test(test_several_entries_read_interleaved),
         cmocka_unit_test(test_window_stays_one_take),

@@ -210,6 +210,9 @@ static gcev_status trace_open_archive(gcev_trace *t, const char *path, gcev_erro
         t->src.max_take = t->opts.max_block_size;
     }
     t->info.archive_entry = gcev_archive_entry_at(t->archive, pick)->name;
+    uint64_t packed = gcev_archive_entry_at(t->archive, pick)->compressed_size;
+    t->skip_budget = GCEV_SKIP_BUDGET_BASE +
+                     (packed < UINT64_MAX / 16 ? packed * GCEV_SKIP_BUDGET_PER_BYTE : UINT64_MAX / 2);
     return trace_detect(t, NULL, 1, err);
 }
 

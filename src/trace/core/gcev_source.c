@@ -366,16 +366,33 @@ gcev_status gcev_source_seek(gcev_source *s, uint64_t pos, gcev_error *err)
     return gcev_source_skip(s, pos - s->pos, err);
 }
 
+static gcev_status scan_limit(gcev_error *err, uint64_t at)
+{
+    return gcev_error_set(err, GCEV_E_LIMIT, at, NULL,
+                          "keep-going's search for the next block passed its bound");
+}
+
 gcev_status gcev_source_scan(gcev_source *s, size_t need,
                              int (*match)(void *ctx, const uint8_t *p, size_t n, uint64_t off), void *ctx,
                              gcev_error *err)
 {
     if (!source_windowed(s)) {
         for (uint64_t i = s->pos; i < s->size; i++) {
+            if (s->scan_limited && i - s->pos >= s->scan_left) {
+                s->scan_left = 0;
+                s->pos = i;
+                return scan_limit(err, i);
+            }
             if (match(ctx, s->base + i, (size_t)(s->size - i), i)) {
+                if (s->scan_limited) {
+                    s->scan_left -= i - s->pos;
+                }
                 s->pos = i;
                 return GCEV_OK;
             }
+        }
+        if (s->scan_limited) {
+            s->scan_left -= s->size - s->pos;
         }
         s->pos = s->size;
         return GCEV_END;
@@ -400,10 +417,28 @@ gcev_status gcev_source_scan(gcev_source *s, size_t need,
         if (last == 0) {
             last = 1;
         }
+        if (s->scan_limited && last > s->scan_left) {
+            last = (size_t)s->scan_left; /* the bound ends the search inside this window */
+            for (size_t k = 0; k < last; k++) {
+                if (match(ctx, v + k, got - k, s->pos + k)) {
+                    s->scan_left -= k;
+                    return gcev_source_skip(s, k, err);
+                }
+            }
+            st = gcev_source_skip(s, last, err);
+            s->scan_left = 0;
+            return st == GCEV_OK ? scan_limit(err, s->pos) : st;
+        }
         for (size_t k = 0; k < last; k++) {
             if (match(ctx, v + k, got - k, s->pos + k)) {
+                if (s->scan_limited) {
+                    s->scan_left -= k;
+                }
                 return gcev_source_skip(s, k, err);
             }
+        }
+        if (s->scan_limited) {
+            s->scan_left -= last;
         }
         st = gcev_source_skip(s, last, err);
         if (st != GCEV_OK) {

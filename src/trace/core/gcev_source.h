@@ -32,6 +32,10 @@ typedef struct gcev_source {
      * corrupt compressed data, TRUNCATED_FILE, IO ...) and a static message */
     gcev_status (*fault)(void *ctx, const char **msg);
     int os_errno; /* errno of the last failed open/read (GCEV_E_IO), else 0 */
+    /* when scan_limited: the bytes gcev_source_scan may still move past (keep-going's bound
+     * on the work of skipping damage in an archive entry, set by gcev_trace_resume) */
+    int scan_limited;
+    uint64_t scan_left;
 } gcev_source;
 
 gcev_status gcev_source_init_memory(gcev_source *s, const uint8_t *data, size_t size);
@@ -66,7 +70,9 @@ gcev_status gcev_source_seek(gcev_source *s, uint64_t pos, gcev_error *err);
  * current position to the first offset where match(ctx, p, n, off) returns 1, p being the
  * bytes from offset off: n of them, at least `need` unless the input ends first (with
  * random access, all the rest of the input; for a stream, what the window holds). Returns
- * GCEV_OK there, GCEV_END at the end of the input (nothing matched), or a read error. match
+ * GCEV_OK there, GCEV_END at the end of the input (nothing matched), GCEV_E_LIMIT (err->offset
+ * where it stopped) when scan_limited and it would move past more than scan_left bytes (which
+ * it lowers by the bytes it moves past), or a read error. match
  * must do O(1) work per call (it is called at every offset), so the search is linear.
  */
 gcev_status gcev_source_scan(gcev_source *s, size_t need,

@@ -65,6 +65,15 @@ void gcev_trace_note_skip(gcev_trace *t, uint64_t from, uint64_t to, const gcev_
     t->nskips++;
 }
 
+void gcev_trace_note_repair(gcev_trace *t, uint64_t at, const gcev_error *fault)
+{
+    size_t before = t->nskips;
+    gcev_trace_note_skip(t, at, at, fault);
+    if (t->nskips > before && t->skips_untimed == before) {
+        t->skips_untimed = t->nskips; /* nothing lost: no event's timestamp marks it */
+    }
+}
+
 void gcev_trace_skips_reached(gcev_trace *t, int64_t timestamp)
 {
     for (size_t i = t->skips_untimed; i < t->nskips; i++) {
@@ -81,6 +90,21 @@ void gcev_trace_sequence_point(gcev_trace *t)
     }
 }
 
+/* Keep-going's bound on skipped bytes reached (an archive bomb, or an entry mostly damaged). */
+static gcev_status skip_bound(gcev_trace *t, uint64_t at, gcev_error *e)
+{
+    snprintf(t->msg, sizeof t->msg,
+             "keep-going stopped at offset %llu: skipping damage would inflate more than %llu bytes "
+             "(16 MiB + 8 per archive byte of the entry; %llu skipped so far)",
+             (unsigned long long)at, (unsigned long long)t->skip_budget,
+             (unsigned long long)t->skipped_bytes);
+    e->code = GCEV_E_LIMIT;
+    e->offset = at;
+    e->field = NULL;
+    e->message = t->msg;
+    return GCEV_E_LIMIT;
+}
+
 gcev_status gcev_trace_resume(gcev_trace *t, gcev_status st, gcev_error *e, gcev_trace_event *ev,
                               const gcev_trace_ops *reader)
 {
@@ -92,7 +116,15 @@ gcev_status gcev_trace_resume(gcev_trace *t, gcev_status st, gcev_error *e, gcev
         fault.message = text;
         uint64_t from = 0, to = 0;
         gcev_error re = {0};
+        if (t->skip_budget) {
+            t->src.scan_limited = 1;
+            t->src.scan_left = t->skip_budget > t->skipped_bytes ? t->skip_budget - t->skipped_bytes : 0;
+        }
         gcev_status rs = reader->resync(t, &fault, &from, &to, &re);
+        t->src.scan_limited = 0;
+        if (rs == GCEV_E_LIMIT && t->skip_budget && t->src.scan_left == 0) {
+            return skip_bound(t, re.offset, e);
+        }
         if (rs != GCEV_OK && rs != GCEV_END) {
             *e = re;
             return rs;
@@ -102,6 +134,9 @@ gcev_status gcev_trace_resume(gcev_trace *t, gcev_status st, gcev_error *e, gcev
         }
         gcev_trace_note_skip(t, from, to, &fault);
         t->skip_floor = to;
+        if (t->skip_budget && t->skipped_bytes > t->skip_budget) {
+            return skip_bound(t, to, e);
+        }
         if (rs == GCEV_END) {
             e->message = NULL;
             return GCEV_END;

@@ -49,6 +49,12 @@ void gcev_trace_note_drop(gcev_trace *t, const gcev_trace_drop *d);
  */
 void gcev_trace_note_skip(gcev_trace *t, uint64_t from, uint64_t to, const gcev_error *fault);
 /*
+ * Keep-going: records damage read past without skipping a byte (a block or buffer whose size
+ * field is wrong, read to the end the reader proved instead): a range of 0 bytes at `at` with
+ * the fault, and no timestamp, since no event was lost there.
+ */
+void gcev_trace_note_repair(gcev_trace *t, uint64_t at, const gcev_error *fault);
+/*
  * Keep-going: after the reader's fault `st` (*e) from reader->next(), asks reader->resync for
  * the next place to read, records the range it skips and reads on with reader->next(). Returns the status of
  * the next event read (GCEV_OK with *ev filled), GCEV_END when the rest of the input was
@@ -113,7 +119,16 @@ struct gcev_trace {
     size_t skips_untimed; /* skips[skips_untimed..nskips) wait for the next event's timestamp */
     uint64_t skip_floor;  /* where the last range ended: the next one starts there or later */
     uint64_t skipped_ranges, skipped_bytes;
+    /* keep-going over an archive entry: the most bytes it may skip (0: no bound), so that a
+     * small archive inflating to gigabytes behind a valid header is not searched to its end
+     * (GCEV_SKIP_BUDGET_*); gcev_trace_resume ends the trace with GCEV_E_LIMIT past it */
+    uint64_t skip_budget;
 };
+
+/* The bound on keep-going's skipped bytes in an archive entry: 16 MiB plus 8 bytes per byte
+ * the entry takes in the archive (its damage may span what it holds, once it is inflated
+ * at a usual ratio; a deflate bomb inflates 1000 times its size). */
+enum { GCEV_SKIP_BUDGET_BASE = 16u << 20, GCEV_SKIP_BUDGET_PER_BYTE = 8 };
 
 /* ms of a timestamp: (ts - sync_time_qpc) * 1000 / clock_frequency, 0 without a clock. */
 static inline double gcev_trace_ms(gcev_trace *t, int64_t ts)
