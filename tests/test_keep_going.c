@@ -179,6 +179,18 @@ static void expect_skip(const gcev_trace *t, size_t i, uint64_t offset, uint64_t
     assert_true(k->message[0] != '\0');
 }
 
+/* A damaged size read past without losing a byte: a range of 0 bytes at `offset`, no timestamp. */
+static void expect_skip_repair(const gcev_trace *t, size_t i, uint64_t offset)
+{
+    const gcev_trace_skip *k = gcev_trace_skip_at(t, i);
+    assert_non_null(k);
+    assert_int_equal(k->offset, offset);
+    assert_int_equal(k->bytes, 0);
+    assert_int_equal(k->status, GCEV_E_FORMAT);
+    assert_false(k->has_timestamp);
+    assert_non_null(strstr(k->message, "size"));
+}
+
 static const char all_events[] = "S1 E1 S2 E2 S3 E3 S4 E4";
 static const char without_block1[] = "S1 E1 S2 E3 S4 E4";
 
@@ -245,30 +257,108 @@ static void test_keep_going_nettrace_block_body_fault_skips_to_recorded_end(void
     }
 }
 
-/* An event whose metadata is unknown: only that event (its record's extent is known). */
+/* An event whose metadata is unknown, in a block of uncompressed records (each stands alone)
+ * whose rest reads as valid events: only that event (its record's extent is known). */
 static void test_keep_going_nettrace_unknown_metadata_skips_the_event(void **state)
 {
     (void)state;
+    static const uint32_t versions[] = {4, 6};
+    for (size_t v = 0; v < 2; v++) {
+        nt_trace nt;
+        nt_build(&nt, versions[v], 0);
+        /* block 1's first event (GC2 end): uncompressed, EventSize then the metadata id */
+        size_t ev = nt.body[1] + 20;
+        put32(nt.data + ev + 4, 0x70);
+        expect_today(&nt, "S1 E1 S2", GCEV_E_FORMAT, ev);
+        got g;
+        gcev_trace *t = read_all(nt.data, nt.size, 1, GCEV_TRACE_ORDER_FILE, &g);
+        assert_int_equal(g.st, GCEV_END);
+        expect_events(&g, "S1 E1 S2 S3 E3 S4 E4");
+        assert_int_equal(gcev_trace_skip_count(t), 1);
+        /* to the next event, GC3's start */
+        expect_skip(t, 0, ev, g.offset[3] - ev, GCEV_E_FORMAT);
+        assert_non_null(strstr(gcev_trace_skip_at(t, 0)->message, "undefined metadata"));
+        gcev_trace_close(t);
+        free(nt.data);
+    }
+}
+
+/* The same in a compressed block (issue 22, item 2): every header after it is a delta on the
+ * damaged one, so nothing after it in the block can be proven: the rest of the block. */
+static void test_keep_going_nettrace_compressed_fault_skips_rest_of_block(void **state)
+{
+    (void)state;
+    static const uint32_t versions[] = {4, 5, 6};
+    for (size_t v = 0; v < 3; v++) {
+        nt_trace nt;
+        nt_build(&nt, versions[v], 1);
+        size_t ev = nt.body[1] + 20; /* flags, then the metadata id */
+        assert_true(nt.data[ev] & 1);
+        nt.data[ev + 1] = 0x70;
+        expect_today(&nt, "S1 E1 S2", GCEV_E_FORMAT, ev);
+        got g;
+        gcev_trace *t = read_all(nt.data, nt.size, 1, GCEV_TRACE_ORDER_FILE, &g);
+        assert_int_equal(g.st, GCEV_END);
+        expect_events(&g, without_block1);
+        assert_int_equal(gcev_trace_skip_count(t), 1);
+        assert_int_equal(gcev_trace_skip_at(t, 0)->offset, ev);
+        assert_non_null(strstr(gcev_trace_skip_at(t, 0)->message, "undefined metadata"));
+        gcev_trace_close(t);
+        free(nt.data);
+    }
+}
+
+/* A changed timestamp: outside the range the block header records, a fault in plain mode too
+ * (stats reported a trace of 4,364 s where the clean one lasts 421). */
+static void test_nettrace_timestamp_outside_block_range_is_a_fault(void **state)
+{
+    (void)state;
     nt_trace nt;
-    nt_build(&nt, 4, 1);
-    /* block 1's first event (GC2 end): compressed header, flags then the metadata id */
+    nt_build(&nt, 5, 0);
+    /* block 1's first event: EventSize, MetadataId, Sequence, ThreadId, CaptureThreadId,
+     * Processor, StackId, then the timestamp (+36) */
     size_t ev = nt.body[1] + 20;
-    assert_true(nt.data[ev] & 1);
-    nt.data[ev + 1] = 0x70;
+    nt.data[ev + 36 + 5] ^= 0x10;
     expect_today(&nt, "S1 E1 S2", GCEV_E_FORMAT, ev);
     got g;
     gcev_trace *t = read_all(nt.data, nt.size, 1, GCEV_TRACE_ORDER_FILE, &g);
-    assert_int_equal(g.st, GCEV_END);
     expect_events(&g, "S1 E1 S2 S3 E3 S4 E4");
-    assert_int_equal(gcev_trace_skip_count(t), 1);
-    /* to the next event, GC3's start */
-    expect_skip(t, 0, ev, g.offset[3] - ev, GCEV_E_FORMAT);
-    assert_non_null(strstr(gcev_trace_skip_at(t, 0)->message, "undefined metadata"));
+    assert_non_null(strstr(gcev_trace_skip_at(t, 0)->message, "recorded range"));
     gcev_trace_close(t);
     free(nt.data);
 }
 
-/* A damaged block size: no EndObject tag where it says; scanned to the next object header. */
+/*
+ * A damaged block size, too large: no EndObject tag (V6: block header) where it says, but the
+ * next object starts inside the extent it gives (issue 22, item 3: keep-going skipped the
+ * whole block, whose events plain mode returns): the block is read to there, every event.
+ */
+static void test_keep_going_nettrace_damaged_size_reads_to_next_object(void **state)
+{
+    (void)state;
+    static const uint32_t versions[][2] = {{4, 0}, {4, 1}, {5, 1}, {6, 0}, {6, 1}};
+    for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
+        nt_trace nt;
+        nt_build(&nt, versions[v][0], (uint8_t)versions[v][1]);
+        size_t at = versions[v][0] >= 6 ? nt.blk[1] : nt.blk[1] + 15 + 10 + 1;
+        put32(nt.data + at, (rd32(nt.data + at) & 0xff000000u) | ((rd32(nt.data + at) & 0xffffffu) + 5));
+        got g;
+        gcev_trace *t = read_all(nt.data, nt.size, 0, GCEV_TRACE_ORDER_FILE, &g);
+        assert_int_not_equal(g.st, GCEV_END);
+        gcev_trace_close(t);
+        for (uint32_t order = 0; order < 2; order++) {
+            t = read_all(nt.data, nt.size, 1, order, &g);
+            assert_int_equal(g.st, GCEV_END);
+            expect_events(&g, all_events);
+            assert_int_equal(gcev_trace_skip_count(t), 1);
+            expect_skip_repair(t, 0, at);
+            gcev_trace_close(t);
+        }
+        free(nt.data);
+    }
+}
+
+/* A damaged block size, too small: the block's last event overruns it; scanned from there. */
 static void test_keep_going_nettrace_damaged_size_scans_to_next_object(void **state)
 {
     (void)state;
@@ -278,15 +368,19 @@ static void test_keep_going_nettrace_damaged_size_scans_to_next_object(void **st
         nt_build(&nt, versions[v][0], (uint8_t)versions[v][1]);
         /* V6: the block header; V3-V5: the size after the type header (15 bytes, the name, EndObject) */
         size_t at = versions[v][0] >= 6 ? nt.blk[1] : nt.blk[1] + 15 + 10 + 1;
-        put32(nt.data + at, (rd32(nt.data + at) & 0xff000000u) | ((rd32(nt.data + at) & 0xffffffu) + 5));
+        put32(nt.data + at, (rd32(nt.data + at) & 0xff000000u) | ((rd32(nt.data + at) & 0xffffffu) - 5));
         for (uint32_t order = 0; order < 2; order++) {
             got g;
             gcev_trace *t = read_all(nt.data, nt.size, 1, order, &g);
             assert_int_equal(g.st, GCEV_END);
-            expect_events(&g, without_block1);
+            /* GC2's end is read as plain mode reads it; GC3's start overruns the block */
+            expect_events(&g, "S1 E1 S2 E2 E3 S4 E4");
             assert_int_equal(gcev_trace_skip_count(t), 1);
-            /* from the damaged object to the sequence point after it */
-            expect_skip(t, 0, nt.blk[1], nt.sp[1] - nt.blk[1], GCEV_E_FORMAT);
+            /* from GC3's start, inside the block, to the sequence point after it */
+            const gcev_trace_skip *k = gcev_trace_skip_at(t, 0);
+            assert_true(k->offset > nt.body[1] && k->offset < nt.body[1] + nt.body_len[1]);
+            assert_int_equal(k->offset + k->bytes, nt.sp[1]);
+            assert_int_equal(k->status, GCEV_E_FORMAT);
             gcev_trace_close(t);
         }
         free(nt.data);
@@ -605,21 +699,42 @@ static void test_keep_going_etl_damaged_buffer_header_skips_buffer(void **state)
     etl_gc_events(&g);
     expect_events(&g, "S1 E1 S2");
     gcev_trace_close(t);
-    for (int damage = 0; damage < 2; damage++) {
-        if (damage == 1) {
-            /* a BufferSize that would hide the buffer after it: keep-going reads at the fixed size */
-            put32(b.data + b.buffers[2] + 4, 200);
-            put32(b.data + b.buffers[2], 3 * 4096);
-        }
-        for (uint32_t order = 0; order < 2; order++) {
-            t = read_all(b.data, b.size, 1, order, &g);
-            assert_int_equal(g.st, GCEV_END);
-            etl_gc_events(&g);
-            expect_events(&g, without_block1);
-            assert_int_equal(gcev_trace_skip_count(t), 1);
-            expect_skip(t, 0, b.buffers[2], 4096, GCEV_E_FORMAT);
-            gcev_trace_close(t);
-        }
+    for (uint32_t order = 0; order < 2; order++) {
+        t = read_all(b.data, b.size, 1, order, &g);
+        assert_int_equal(g.st, GCEV_END);
+        etl_gc_events(&g);
+        expect_events(&g, without_block1);
+        assert_int_equal(gcev_trace_skip_count(t), 1);
+        expect_skip(t, 0, b.buffers[2], 4096, GCEV_E_FORMAT);
+        gcev_trace_close(t);
+    }
+    etlb_free(&b);
+}
+
+/* A BufferSize that would hide the buffers after it (issue 22, item 3: keep-going dropped the
+ * buffer whose events plain mode returns): its records are read as plain mode reads them,
+ * the next buffer is where the log file header's fixed size says, and the damage is a range
+ * of 0 bytes. */
+static void test_keep_going_etl_damaged_buffer_size_reads_at_fixed_size(void **state)
+{
+    (void)state;
+    etlb b;
+    etl_build(&b);
+    put32(b.data + b.buffers[2], 3 * 4096);
+    got g;
+    gcev_trace *t = read_all(b.data, b.size, 0, GCEV_TRACE_ORDER_FILE, &g);
+    assert_int_not_equal(g.st, GCEV_END); /* plain mode: the events to that buffer's end, then a fault */
+    etl_gc_events(&g);
+    expect_events(&g, "S1 E1 S2 E2 S3");
+    gcev_trace_close(t);
+    for (uint32_t order = 0; order < 2; order++) {
+        t = read_all(b.data, b.size, 1, order, &g);
+        assert_int_equal(g.st, GCEV_END);
+        etl_gc_events(&g);
+        expect_events(&g, all_events);
+        assert_int_equal(gcev_trace_skip_count(t), 1);
+        expect_skip_repair(t, 0, b.buffers[2]);
+        gcev_trace_close(t);
     }
     etlb_free(&b);
 }
@@ -819,6 +934,9 @@ int main(void)
         cmocka_unit_test(test_keep_going_undamaged_trace_reads_the_same),
         cmocka_unit_test(test_keep_going_nettrace_block_body_fault_skips_to_recorded_end),
         cmocka_unit_test(test_keep_going_nettrace_unknown_metadata_skips_the_event),
+        cmocka_unit_test(test_keep_going_nettrace_compressed_fault_skips_rest_of_block),
+        cmocka_unit_test(test_nettrace_timestamp_outside_block_range_is_a_fault),
+        cmocka_unit_test(test_keep_going_nettrace_damaged_size_reads_to_next_object),
         cmocka_unit_test(test_keep_going_nettrace_damaged_size_scans_to_next_object),
         cmocka_unit_test(test_keep_going_nettrace_damaged_header_scans),
         cmocka_unit_test(test_keep_going_nettrace_cut_skips_to_end),
@@ -828,6 +946,7 @@ int main(void)
         cmocka_unit_test(test_stats_drop_after_next_gc_started_leaves_previous_gc),
         cmocka_unit_test(test_stats_drop_before_heap_stats_flags_last_gc),
         cmocka_unit_test(test_keep_going_etl_damaged_buffer_header_skips_buffer),
+        cmocka_unit_test(test_keep_going_etl_damaged_buffer_size_reads_at_fixed_size),
         cmocka_unit_test(test_keep_going_etl_damaged_record_skips_rest_of_buffer),
         cmocka_unit_test(test_keep_going_etl_adjacent_faults_are_two_ranges_and_bytes_add_up),
         cmocka_unit_test(test_keep_going_etl_stats_flags_gc_open_across_skip),

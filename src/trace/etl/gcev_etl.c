@@ -173,6 +173,15 @@ static gcev_status etl_inflate(gcev_trace *t, etl_impl *e, const uint8_t *v, siz
     return GCEV_OK;
 }
 
+static int etl_header_plausible(const etl_impl *e, const uint8_t *p, size_t n);
+
+/* Random access: whether a buffer may start at `at`: the input's end, or a plausible header. */
+static int etl_next_plausible(const gcev_trace *t, const etl_impl *e, uint64_t at)
+{
+    return at == t->src.size ||
+           (at < t->src.size && etl_header_plausible(e, t->src.base + at, (size_t)(t->src.size - at)));
+}
+
 /* Reads and checks the header of the buffer at the current position, then views it
  * (inflated when compressed) into e. */
 static gcev_status etl_view_buffer(gcev_trace *t, etl_impl *e, gcev_error *err)
@@ -205,9 +214,25 @@ static gcev_status etl_view_buffer(gcev_trace *t, etl_impl *e, gcev_error *err)
     if (t->opts.keep_going && e->trace_buffer_size && !e->compressed_mode &&
         e->bh.buffer_size != e->trace_buffer_size) {
         /* keep-going reads buffers at the logfile header's fixed size: a header that says
-         * otherwise is damaged (a larger size would hide the buffers after it) */
-        return etl_fail(err, GCEV_E_FORMAT, off, "ETL buffer size differs from the log file header's");
+         * otherwise is damaged (a larger size would hide the buffers after it). When its
+         * records fit that size, they are read as plain mode reads them, and the buffer ends
+         * where the fixed size says; the damage is reported as a range of 0 bytes. */
+        const int random = gcev_source_random(&t->src);
+        if (random && etl_next_plausible(t, e, off + e->bh.buffer_size)) {
+            goto sized; /* the buffer's own size leads to the next buffer: the log file's is off */
+        }
+        if (e->bh.saved_offset > e->trace_buffer_size || e->trace_buffer_size < GCEV_ETL_BUFFER_HEADER_SIZE ||
+            (random && !etl_next_plausible(t, e, off + e->trace_buffer_size))) {
+            return etl_fail(err, GCEV_E_FORMAT, off, "ETL buffer size differs from the log file header's");
+        }
+        snprintf(t->msg, sizeof t->msg,
+                 "ETL buffer size (%lu) differs from the log file header's (%lu): read at the header's",
+                 (unsigned long)e->bh.buffer_size, (unsigned long)e->trace_buffer_size);
+        gcev_error fault = {GCEV_E_FORMAT, off, NULL, t->msg};
+        gcev_trace_note_repair(t, off, &fault);
+        e->bh.buffer_size = e->trace_buffer_size;
     }
+sized:
     e->bh_off = off;
     st = gcev_source_peek(&t->src, e->bh.buffer_size, &v, &got, err);
     if (st != GCEV_OK) {

@@ -21,6 +21,7 @@
 
 #include "gcev_compiler.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -306,6 +307,8 @@ static gcev_status start_event_block(gcev_trace *t, const uint8_t *v, size_t n, 
     gcev_nettrace *np = t->impl;
     size_t skip = 0;
     np->compressed = 0;
+    np->blk_min_ts = INT64_MIN;
+    np->blk_max_ts = INT64_MAX;
     if (np->version >= 4) {
         if (n < 4) {
             return gcev_np_fail(err, GCEV_E_FORMAT, off, "event block header too small");
@@ -316,15 +319,112 @@ static gcev_status start_event_block(gcev_trace *t, const uint8_t *v, size_t n, 
         }
         skip = hsize;
         np->compressed = flags & 1;
+        if (hsize >= 20 && kind == 1) {
+            np->blk_min_ts = (int64_t)gcev_rd_u64le(v + 4);
+            np->blk_max_ts = (int64_t)gcev_rd_u64le(v + 12);
+        }
     }
     memset(&np->prev, 0, sizeof np->prev); /* delta state restarts with every block */
     np->cur_meta = NULL;
+    np->blk_rest_ok = 0;
     np->blk = v;
     np->blk_len = n;
     np->blk_pos = skip;
     np->blk_off = off;
     np->blk_is_events = kind;
     return GCEV_OK;
+}
+
+static int match_object(void *ctx, const uint8_t *p, size_t n, uint64_t off);
+static int match_block_v6(void *ctx, const uint8_t *p, size_t n, uint64_t off);
+static int v6_header_ok(uint32_t h, uint64_t at, uint64_t size_known, size_t max);
+
+static int rescan_charge(gcev_trace *t, uint64_t n);
+
+enum { V6_CHAIN = 4 }; /* block headers that must follow each other to prove a boundary */
+
+/* V6, random access: whether a block header at off starts a chain of V6_CHAIN plausible
+ * headers each where its predecessor's size says, or ending with the EndOfStream block as
+ * the input's last bytes. One plausible header is weak evidence inside event data (a kind
+ * byte of 2-8 and a size that fits); four in a row are not found by chance. */
+static int v6_chain_ok(const gcev_trace *t, uint64_t off)
+{
+    const uint64_t end = t->src.size;
+    for (unsigned i = 0; i < V6_CHAIN; i++) {
+        if (off + 4 > end) {
+            return 0;
+        }
+        uint32_t h = gcev_rd_u32le(t->src.base + off);
+        if (h == 0) {
+            return off + 4 == end;
+        }
+        if (!match_block_v6((void *)t, t->src.base + off, (size_t)(end - off), off)) {
+            return 0;
+        }
+        off += 4 + (uint64_t)(h & 0xffffffu);
+    }
+    return 1;
+}
+
+/*
+ * Keep-going, random access: a block whose recorded end is not confirmed (V3-V5: no EndObject
+ * tag there; V6: no block header chain there). Plain mode reads such a block to its recorded
+ * end and fails somewhere past its real end; keep-going looks inside the recorded extent for
+ * where the block really ends: the first offset that the next object (V3-V5: EndObject tag,
+ * then an object header with its own EndObject where its size says) or block chain (V6)
+ * proves. Returns the length of the body up to there, or UINT64_MAX when none is found (the
+ * size may be too small: the block is then read as recorded and a fault in it is scanned past
+ * from the fault). Work: O(recorded size), only for a damaged block.
+ */
+static uint64_t find_block_end(gcev_trace *t, uint64_t body, uint64_t size)
+{
+    gcev_nettrace *np = t->impl;
+    const uint64_t total = t->src.size;
+    uint64_t lim = body + size;
+    if (lim > total) {
+        lim = total;
+    }
+    if (!rescan_charge(t, lim - body)) {
+        return UINT64_MAX;
+    }
+    for (uint64_t q = body; q < lim; q++) {
+        if (np->version <= 5) {
+            if (t->src.base[q] == TAG_END && q + 1 < total &&
+                match_object(t, t->src.base + q + 1, (size_t)(total - q - 1), q + 1)) {
+                return q - body;
+            }
+        } else if (q > body && v6_chain_ok(t, q)) {
+            return q - body;
+        }
+    }
+    return UINT64_MAX;
+}
+
+/* Keep-going looks at some bytes twice (a damaged block's extent for its real end, the bytes
+ * after a fault in it): at most twice the input's size plus 1 MiB in all, so that the work
+ * stays linear whatever the input holds; past that it skips as before. 1 when n more may be
+ * looked at again (and charges them). */
+static int rescan_charge(gcev_trace *t, uint64_t n)
+{
+    gcev_nettrace *np = t->impl;
+    uint64_t budget = 2 * t->src.size + (1u << 20);
+    if (np->rescanned > budget || budget - np->rescanned < n) {
+        return 0;
+    }
+    np->rescanned += n;
+    return 1;
+}
+
+/* Records a block whose size was wrong and read to the end found inside it: no byte is
+ * skipped, but the damage is reported as a range of 0 bytes at the size field. */
+static void note_resized(gcev_trace *t, uint64_t size_at, uint64_t recorded, uint64_t real)
+{
+    snprintf(t->msg, sizeof t->msg,
+             "block's size (%llu bytes) does not lead to the next block: read to where the next "
+             "block starts (%llu bytes)",
+             (unsigned long long)recorded, (unsigned long long)real);
+    gcev_error fault = {GCEV_E_FORMAT, size_at, NULL, t->msg};
+    gcev_trace_note_repair(t, size_at, &fault);
 }
 
 /* The next FastSerialization object (V3-V5). GCEV_END after the NullReference tag. */
@@ -335,6 +435,7 @@ static gcev_status next_object(gcev_trace *t, gcev_error *err)
     uint64_t at = gcev_source_pos(&t->src);
     np->obj_start = at;
     np->has_len = np->has_body = 0;
+    np->blk_unconfirmed = 0;
     gcev_status st = take(t, 1, &v, err);
     if (st == GCEV_E_TRUNCATED_FILE) {
         return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, at, "trace ends without its end tag");
@@ -374,10 +475,17 @@ static gcev_status next_object(gcev_trace *t, gcev_error *err)
     if (size > t->src.max_take) {
         return gcev_np_fail(err, GCEV_E_LIMIT, size_at, "block larger than the block-size limit");
     }
-    if (t->opts.keep_going && gcev_source_random(&t->src) && body + size < t->src.size &&
-        t->src.base[body + size] != TAG_END) {
-        /* keep-going trusts a block only when its EndObject tag is where its size says */
-        return gcev_np_fail(err, GCEV_E_FORMAT, body + size, "block does not end with EndObject");
+    if (t->opts.keep_going && gcev_source_random(&t->src) &&
+        (body + size >= t->src.size || t->src.base[body + size] != TAG_END)) {
+        /* keep-going trusts a recorded end only when its EndObject tag is there */
+        uint64_t real = find_block_end(t, body, size);
+        if (real != UINT64_MAX) {
+            note_resized(t, size_at, size, real);
+            size = (uint32_t)real;
+            np->body_len = size;
+        } else {
+            np->blk_unconfirmed = 1;
+        }
     }
     st = take(t, size, &v, err);
     if (st != GCEV_OK) {
@@ -402,8 +510,6 @@ static gcev_status next_object(gcev_trace *t, gcev_error *err)
     return st;
 }
 
-static int v6_header_ok(uint32_t h, uint64_t at, uint64_t size_known, size_t max);
-
 /* The next V6 block. GCEV_END after the EndOfStream block. */
 static gcev_status next_block_v6(gcev_trace *t, gcev_error *err)
 {
@@ -412,6 +518,7 @@ static gcev_status next_block_v6(gcev_trace *t, gcev_error *err)
     uint64_t at = gcev_source_pos(&t->src);
     np->obj_start = at;
     np->has_len = np->has_body = 0;
+    np->blk_unconfirmed = 0;
     gcev_status st = take(t, 4, &v, err);
     if (st != GCEV_OK) {
         return gcev_np_fail(err, GCEV_E_TRUNCATED_FILE, at, "trace ends without its EndOfStream block");
@@ -428,10 +535,25 @@ static gcev_status next_block_v6(gcev_trace *t, gcev_error *err)
     if (size > t->src.max_take) {
         return gcev_np_fail(err, GCEV_E_LIMIT, at, "block larger than the block-size limit");
     }
-    if (kind != 0 && t->opts.keep_going && gcev_source_random(&t->src) && body + size + 4 <= t->src.size &&
-        !v6_header_ok(gcev_rd_u32le(t->src.base + body + size), body + size, 0, t->src.max_take)) {
-        /* keep-going trusts a block only when its size leads to the next block's header */
-        return gcev_np_fail(err, GCEV_E_FORMAT, body + size, "block's size does not lead to a block header");
+    if (kind == 0) {
+        /* the last block: bytes after it would be events the reader never returns */
+        if (t->src.size && body < t->src.size) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, at, "EndOfStream block before the end of the input");
+        }
+        np->done = 1;
+        return GCEV_END;
+    }
+    if (t->opts.keep_going && gcev_source_random(&t->src) && kind >= 2 && kind <= 8 &&
+        (body + size + 4 > t->src.size || !v6_chain_ok(t, body + size))) {
+        /* keep-going trusts a recorded end only when a chain of block headers starts there */
+        uint64_t real = find_block_end(t, body, size);
+        if (real != UINT64_MAX) {
+            note_resized(t, at, size, real);
+            size = (size_t)real;
+            np->body_len = size;
+        } else {
+            np->blk_unconfirmed = 1;
+        }
     }
     st = take(t, size, &v, err);
     if (st != GCEV_OK) {
@@ -838,7 +960,7 @@ static gcev_status nettrace_resync(gcev_trace *t, const gcev_error *fault, uint6
         /* NetPerf V1/V2 events are not in blocks: after the record when its extent was read,
          * else the rest of them */
         *from = f < np->events_end ? f : np->events_end;
-        if (np->blk && np->blk_pos > f && np->blk_pos < np->blk_len) {
+        if (np->blk && np->blk_pos > f && np->blk_pos < np->blk_len && gcev_np_block_rest_valid(np)) {
             return (*to = np->blk_pos), GCEV_OK;
         }
         *to = np->events_end;
@@ -849,16 +971,38 @@ static gcev_status nettrace_resync(gcev_trace *t, const gcev_error *fault, uint6
     *from = f;
     if (np->blk) {
         uint64_t cur = np->blk_off + np->blk_pos;
-        if (cur > f) {
-            return (*to = cur), GCEV_OK; /* the record's extent was read: go on after it */
+        if (cur > f && (np->blk_rest_ok || gcev_np_block_rest_valid(np))) {
+            /* the record's extent was read and the rest of the block reads as valid events:
+             * go on after the record (an event of unknown metadata, or a damaged field) */
+            np->blk_rest_ok = 1;
+            return (*to = cur), GCEV_OK;
         }
         np->blk = NULL; /* the rest of the block */
-        if (!tagged) {
+        np->need_end_tag = 0;
+        if (np->blk_unconfirmed) {
+            /* its recorded end is not where it ends: look for the next block from the fault */
+            if (gcev_source_random(&t->src) && f + 1 < gcev_source_pos(&t->src) &&
+                rescan_charge(t, gcev_source_pos(&t->src) - f)) {
+                gcev_status st = gcev_source_seek(&t->src, f + 1, err);
+                if (st != GCEV_OK) {
+                    return st;
+                }
+            }
+        } else if (!tagged) {
+            return (*to = gcev_source_pos(&t->src)), GCEV_OK;
+        } else if (take_end_tag(t)) {
             return (*to = gcev_source_pos(&t->src)), GCEV_OK;
         }
+    } else if (np->blk_unconfirmed && np->has_body && f >= np->body_start &&
+               f < np->body_start + np->body_len) {
+        /* inside a side block whose recorded end is not confirmed: from the fault */
         np->need_end_tag = 0;
-        if (take_end_tag(t)) {
-            return (*to = gcev_source_pos(&t->src)), GCEV_OK;
+        if (gcev_source_random(&t->src) && f + 1 < gcev_source_pos(&t->src) &&
+            rescan_charge(t, gcev_source_pos(&t->src) - f)) {
+            gcev_status st = gcev_source_seek(&t->src, f + 1, err);
+            if (st != GCEV_OK) {
+                return st;
+            }
         }
     } else if (np->has_body && f >= np->body_start && f < np->body_start + np->body_len) {
         /* inside a side block's body (stacks, sequence point, threads, labels, metadata) */
@@ -939,6 +1083,8 @@ gcev_status gcev_nettrace_open(gcev_trace *t, gcev_error *err)
     t->impl = np;
     t->ops = &nettrace_ops;
     np->last_seq_index = UINT32_MAX;
+    np->blk_min_ts = INT64_MIN;
+    np->blk_max_ts = INT64_MAX;
     t->provider_resolved = 1; /* per metadata record, in meta_resolve_provider */
     t->fills_event = 1;       /* fill_event() writes every member */
     t->finishes_event = 1;    /* ms too */

@@ -32,5 +32,8 @@ gcev_status gcev_np_run_take(gcev_trace *t, np_run *r, gcev_trace_event *ev, int
 void gcev_np_sequence_point_clear(gcev_nettrace *np, uint32_t flags);
 /* Raises the GCEV_TRACE_ORDER_STREAM watermark to ts (an IsSorted event, a sequence point). */
 void gcev_np_mark_sorted(gcev_nettrace *np, int64_t ts);
+/* Keep-going: whether the records from the block's position to its end stand alone and all
+ * read as valid events (gcev_nettrace_event.c); reads only. */
+int gcev_np_block_rest_valid(gcev_nettrace *np);
 
 #endif

@@ -350,6 +350,21 @@ static uint32_t meta_released(const gcev_nettrace *np, const np_meta *m)
 
 static gcev_status meta_add(gcev_nettrace *np, np_meta *m, uint64_t file_off, gcev_error *err)
 {
+    const uint32_t dup = np->version <= 5 ? gcev_idmap_get(&np->meta_ids, m->id) : UINT32_MAX;
+    if (dup != UINT32_MAX) {
+        /* V1-V5 writers number metadata once per trace (only V6 redefines ids, after a
+         * metadata flush): one of the two records is damaged, and which cannot be told, so
+         * the id is defined by neither from here on (keep-going would otherwise give later
+         * events another event's name, id and fields) */
+        np->metas[dup]->poisoned = 1;
+        if (m->id < np->ndense) {
+            np->dense[m->id] = NULL;
+        }
+        np->last_meta = NULL;
+        np->cur_meta = NULL;
+        meta_free(m);
+        return gcev_np_fail(err, GCEV_E_FORMAT, file_off, "metadata id defined twice");
+    }
     meta_resolve_provider(m);
     const uint32_t again = meta_released(np, m);
     if (again != UINT32_MAX) {
@@ -401,7 +416,7 @@ const np_meta *gcev_np_meta_find(gcev_nettrace *np, uint64_t id)
         return np->last_meta;
     }
     uint32_t i = gcev_idmap_get(&np->meta_ids, id);
-    if (i == UINT32_MAX) {
+    if (i == UINT32_MAX || np->metas[i]->poisoned) {
         return NULL;
     }
     np->last_meta = np->metas[i];

@@ -180,6 +180,8 @@ typedef struct np_meta {
      * by a flush with the same hash (index in metas, UINT32_MAX: none) */
     uint64_t hash;
     uint32_t same_hash;
+    /* V1-V5: its id was defined again (damage): events naming the id find no metadata */
+    uint8_t poisoned;
 } np_meta;
 
 /* ---- V6 label lists (only what the event record exposes) ---- */
@@ -262,6 +264,9 @@ typedef struct gcev_nettrace {
     uint64_t blk_off;  /* file offset of blk[0] */
     int blk_is_events; /* 1 events, 2 metadata (V4/V5) */
     int compressed;
+    /* V4-V6 event blocks: the [min, max] timestamp range the block header records; every
+     * event must be inside it (INT64_MIN / INT64_MAX when the header has no range) */
+    int64_t blk_min_ts, blk_max_ts;
     int need_end_tag; /* FastSerialization: EndObject after the block */
     int ordered;      /* timestamp order by runs (np_order) */
     int seg_end;      /* ordered: a sequence point ended the segment being read */
@@ -272,6 +277,14 @@ typedef struct gcev_nettrace {
      * whether the body was taken whole (has_body) */
     uint64_t obj_start, body_start, body_len;
     int has_len, has_body;
+    /* keep-going: the block read last has no EndObject tag (V3-V5) or block header (V6) where
+     * its size says and none was found inside that extent either: a fault in it is scanned
+     * past from the fault, not from its recorded end */
+    int blk_unconfirmed;
+    /* keep-going: the rest of the current event block was found to read as valid events
+     * (gcev_np_block_rest_valid), so a fault in it skips only its record */
+    int blk_rest_ok;
+    uint64_t rescanned; /* keep-going: bytes looked at twice (gcev_nettrace.c, rescan_charge) */
     /* compressed-header state: the previous header of the block, which the next one
      * changes by deltas; reset per block */
     np_hdr prev;
