@@ -172,20 +172,31 @@ typedef struct gcev_trace_options {
      * 1: read past damage. A fault in the data (GCEV_E_FORMAT, GCEV_E_TRUNCATED_FILE,
      * GCEV_E_LIMIT, GCEV_E_UNSUPPORTED inside the trace; never at open) no longer ends the
      * trace: the reader skips to the next block or buffer the format lets it find, records
-     * the bytes it skipped (gcev_trace_skip_at()) and goes on. EventPipe: a fault inside a
-     * block skips the rest of the block, to the end its header records (an event whose
-     * metadata is unknown only that event); a damaged block header or size (V3-V5: no
-     * EndObject tag at its recorded end) is skipped by scanning forward for the next
-     * plausible object header (V6: block header that the next one confirms); NetPerf V1/V2,
-     * whose events are not in blocks, skips the rest of its events. ETL: a fault in a
+     * the bytes it skipped (gcev_trace_skip_at()) and goes on. It returns every event plain
+     * mode returns before the fault, and after it only events whose bytes it validated.
+     * EventPipe: a fault inside a block skips the rest of the block, to the end its header
+     * records (only the faulty record when the block's records stand alone, uncompressed or
+     * NetPerf, and all the rest of the block reads as valid events: a compressed header is a
+     * delta on the one before); a block whose recorded end is not confirmed (V3-V5: no
+     * EndObject tag there; V6: no chain of block headers) is read to where the next object
+     * or block chain inside that extent starts, reported as a range of 0 bytes, or, when
+     * none is there, read as recorded with a fault in it scanned past from the fault; a
+     * damaged block header is skipped by scanning forward for the next plausible object
+     * header (V6: block header that the next one confirms); NetPerf V1/V2, whose events are
+     * not in blocks, skips the rest of its events unless they all read as valid events. ETL: a fault in a
      * record skips the rest of its buffer; a damaged buffer header, the whole buffer, to
      * the next boundary of the logfile header's fixed buffer size (files in compressed
-     * mode, whose buffers vary: the next plausible buffer header). CTF: a fault inside a
+     * mode, whose buffers vary: the next plausible buffer header); a buffer whose size
+     * differs from the logfile header's is read, when its records fit, to whichever of the
+     * two sizes leads to a buffer header (a range of 0 bytes). CTF: a fault inside a
      * packet skips to the next packet of that stream file (its packet header gives the
      * packet's size); a damaged packet header ends that stream file, as without the option.
      * An input that ends inside a record is skipped to its end and the trace ends cleanly
-     * (GCEV_END). The work stays linear in the input's size, whatever it holds. Out of
-     * memory, read errors and faults at open are reported as without the option.
+     * (GCEV_END). The work stays linear in the input's size, whatever it holds; over a ZIP
+     * archive entry keep-going skips at most 16 MiB + 8 bytes per byte the entry takes in
+     * the archive, then ends the trace with GCEV_E_LIMIT (a deflate bomb behind a valid
+     * header). Out of memory, read errors and faults at open are reported as without the
+     * option.
      */
     uint32_t keep_going;
 } gcev_trace_options;
