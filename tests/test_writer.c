@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <gcev/gcev_trace.h>
+#include <gcev/gcev_writer.h>
 
 #include "trace_sample.h"
 #include "gcev_schema_desc.h"
@@ -148,6 +149,85 @@ static void check_round_trip_v12(uint32_t version)
     free(data);
 }
 
+/*
+ * A V6 trace of more than 16 MiB of events on 8 threads with no sequence point until the end
+ * (issue 22): the writer put them all in one block, whose size (a uint24, NetTraceFormat.md
+ * "Blocks") wrapped into the kind byte; the reader then read 7 events of 1 M and ended cleanly
+ * at zero bytes inside the events (2 M: "event record overruns its block"). The writer now
+ * starts a new block past 1 MiB, as the runtime does at 100 KB; every event reads back.
+ */
+static void test_writer_v6_many_events_without_sequence_points(void **s)
+{
+    (void)s;
+    enum { N = 600000, THREADS = 8 };
+    for (uint8_t compressed = 0; compressed < 2; compressed++) {
+        gcev_writer_options o = {6, compressed, 8, 42, 8, 1000000, 0};
+        gcev_writer *w;
+        assert_int_equal(gcev_writer_create(&o, &w), GCEV_OK);
+        gcev_writer_meta m = {"Microsoft-Windows-DotNETRuntime", 1, 2, 1, 4, 1, "", NULL, 0};
+        uint32_t id;
+        assert_int_equal(gcev_writer_define(w, &m, &id), GCEV_OK);
+        uint8_t p[24] = {0};
+        for (uint32_t i = 0; i < N; i++) {
+            memcpy(p, &i, 4);
+            gcev_writer_event e = {id, 100 + i % THREADS, 0,    0, 0,  1000 + (int64_t)i,
+                                   p,  sizeof p,          NULL, 0, {0}};
+            assert_int_equal(gcev_writer_write(w, &e), GCEV_OK);
+        }
+        assert_int_equal(gcev_writer_sequence_point(w, 1000 + N), GCEV_OK);
+        const uint8_t *d;
+        size_t n;
+        assert_int_equal(gcev_writer_finish(w, &d, &n), GCEV_OK);
+        assert_true(n > (size_t)16 << 20);
+        gcev_trace *t;
+        gcev_error err = {0};
+        assert_int_equal(gcev_trace_open_memory(d, n, NULL, &t, &err), GCEV_OK);
+        gcev_trace_event ev;
+        size_t k = 0;
+        gcev_status st;
+        while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+            k++;
+        }
+        assert_int_equal(st, GCEV_END);
+        assert_int_equal(k, N);
+        gcev_trace_close(t);
+        gcev_writer_free(w);
+    }
+}
+
+/* Bytes after a V6 EndOfStream block: an error, never a clean end with events unread. */
+static void test_v6_end_of_stream_before_the_end_is_an_error(void **s)
+{
+    (void)s;
+    gcev_writer_options o = {6, 1, 8, 42, 1, 1000000, 0};
+    gcev_writer *w;
+    assert_int_equal(gcev_writer_create(&o, &w), GCEV_OK);
+    gcev_writer_meta m = {"Microsoft-Windows-DotNETRuntime", 1, 2, 1, 4, 1, "", NULL, 0};
+    uint32_t id;
+    assert_int_equal(gcev_writer_define(w, &m, &id), GCEV_OK);
+    uint8_t p[8] = {0};
+    gcev_writer_event e = {id, 100, 0, 0, 0, 1000, p, sizeof p, NULL, 0, {0}};
+    assert_int_equal(gcev_writer_write(w, &e), GCEV_OK);
+    const uint8_t *d;
+    size_t n;
+    assert_int_equal(gcev_writer_finish(w, &d, &n), GCEV_OK);
+    uint8_t *longer = calloc(1, n + 16);
+    assert_non_null(longer);
+    memcpy(longer, d, n);
+    memcpy(longer + n, d + n - 4, 4); /* more bytes after the EndOfStream block */
+    gcev_trace *t;
+    gcev_error err = {0};
+    assert_int_equal(gcev_trace_open_memory(longer, n + 16, NULL, &t, &err), GCEV_OK);
+    gcev_trace_event ev;
+    assert_int_equal(gcev_trace_next(t, &ev, &err), GCEV_OK);
+    assert_int_equal(gcev_trace_next(t, &ev, &err), GCEV_E_FORMAT);
+    assert_int_equal(err.offset, n - 4);
+    assert_non_null(strstr(err.message, "EndOfStream"));
+    gcev_trace_close(t);
+    free(longer);
+    gcev_writer_free(w);
+}
+
 static void test_writer_netperf_v1_round_trip(void **s)
 {
     (void)s;
@@ -276,6 +356,8 @@ static void test_writer_rejects_bad_version(void **s)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_writer_v6_many_events_without_sequence_points),
+        cmocka_unit_test(test_v6_end_of_stream_before_the_end_is_an_error),
         cmocka_unit_test(test_writer_netperf_v1_round_trip),
         cmocka_unit_test(test_writer_netperf_v2_round_trip),
         cmocka_unit_test(test_writer_netperf_v12_limits),

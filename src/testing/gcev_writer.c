@@ -245,11 +245,20 @@ gcev_status gcev_writer_create(const gcev_writer_options *opts, gcev_writer **ou
     return GCEV_OK;
 }
 
+/* Event rows a block holds before the next event starts a new one: the runtime flushes its
+ * blocks at 100 KB; a V6 block cannot exceed 16 MiB - 1 (its size field has 24 bits), and one
+ * that did wrapped into the kind byte (a trace of 1 M events read as 7). */
+enum { WRITER_BLOCK_BYTES = 1u << 20 };
+
 /* A FastSerialization object (V3-V5) or a V6 block around body. */
 static void write_block(gcev_writer *w, const char *name, uint8_t kind, const wbuf *body)
 {
     wbuf *b = &w->out;
     if (v6(w)) {
+        if (body->len > 0xffffffu) {
+            b->failed = 1; /* BlockSize is a uint24 (NetTraceFormat.md, "Blocks") */
+            return;
+        }
         put32(b, (uint32_t)body->len | ((uint32_t)kind << 24));
         put(b, body->p, body->len);
     } else {
@@ -708,6 +717,9 @@ static gcev_status write_event(gcev_writer *w, const gcev_writer_event *e, uint3
     }
     static const gcev_guid zero;
     const gcev_guid *act = memcmp(&e->activity_id, &zero, sizeof zero) ? &e->activity_id : NULL;
+    if (w->o.format_version >= 4 && w->blk.len >= WRITER_BLOCK_BYTES) {
+        flush_events(w); /* as the runtime does (at 100 KB): a V6 block's size has 24 bits */
+    }
     if (w->blk.len == 0) {
         w->blk_min = w->blk_max = e->timestamp;
     }
