@@ -892,16 +892,16 @@ typedef enum gcev_stats_unit {
     GCEV_STATS_U_US,       /* microseconds (the runtime's own timings) */
     GCEV_STATS_U_BYTES,
     GCEV_STATS_U_COUNT,
-    GCEV_STATS_U_RATIO,       /* a plain ratio */
-    GCEV_STATS_U_PERCENT,     /* 0..100 (may exceed 100 where TraceEvent's does) */
-    GCEV_STATS_U_MB_PER_SEC,  /* 10^6 bytes per second */
-    GCEV_STATS_U_PER_SEC,     /* events per second */
-    GCEV_STATS_U_MB_PER_MS,   /* 10^6 bytes per millisecond */
-    GCEV_STATS_U_ID,          /* a number that names something (GC number, thread, process, heap) */
-    GCEV_STATS_U_ENUM,        /* a code with a name (the entry's name function) */
-    GCEV_STATS_U_FLAGS,       /* a bit set */
-    GCEV_STATS_U_BOOL,        /* true / false */
-    GCEV_STATS_U_GENERATION,  /* a generation number: 0, 1, 2 (3 LOH, 4 POH) */
+    GCEV_STATS_U_RATIO,      /* a plain ratio */
+    GCEV_STATS_U_PERCENT,    /* 0..100 (may exceed 100 where TraceEvent's does) */
+    GCEV_STATS_U_MB_PER_SEC, /* 10^6 bytes per second */
+    GCEV_STATS_U_PER_SEC,    /* events per second */
+    GCEV_STATS_U_MB_PER_MS,  /* 10^6 bytes per millisecond */
+    GCEV_STATS_U_ID,         /* a number that names something (GC number, thread, process, heap) */
+    GCEV_STATS_U_ENUM,       /* a code with a name (the entry's name function) */
+    GCEV_STATS_U_FLAGS,      /* a bit set */
+    GCEV_STATS_U_BOOL,       /* true / false */
+    GCEV_STATS_U_GENERATION, /* a generation number: 0, 1, 2 (3 LOH, 4 POH) */
     GCEV_STATS_U_TEXT
 } gcev_stats_unit;
 
@@ -933,8 +933,8 @@ typedef struct gcev_stats_metric {
     uint64_t pres_bits;
     uint32_t cond_offset, cond_size;
     uint8_t cond_float;
-    int8_t elem_kind;    /* RECORD / ARRAY: kind of the elements, or -1 */
-    uint64_t inf_bits;   /* F64: any of these set in the presence member: present, +Infinity */
+    int8_t elem_kind;                /* RECORD / ARRAY: kind of the elements, or -1 */
+    uint64_t inf_bits;               /* F64: any of these set in the presence member: present, +Infinity */
     const char *(*name)(uint32_t v); /* ENUM: name of a code; BITS: of a bit; COUNTS: of an index */
 } gcev_stats_metric;
 

@@ -65,7 +65,6 @@ typedef struct ga_strings {
 uint32_t gcev_ga_intern(ga_strings *st, const char *s, size_t len);
 void gcev_ga_strings_free(ga_strings *st);
 
-
 /* ---- payload readers (gcev_allocs_decode.c) ---- */
 
 /* A method code range (MethodLoadVerbose & co.) */
@@ -231,6 +230,5 @@ struct gcev_allocs {
     gcev_allocs_bucket *pbuckets;
     size_t npbuckets;
 };
-
 
 #endif

@@ -541,6 +541,9 @@ static const gcev_stats_metric gcstats_metrics[] = {
      F(PROCESS_ONLY), TE("GCVersionInfoMismatch")},
     {C(U64, COUNT, "finalized_objects", finalized_objects, "FinalizeObject events (all types)"),
      F(PROCESS_ONLY), TE("FinalizedObjects")},
+    {C(F64, MB_PER_SEC, "alloc_rate_max_sustained_mb_per_sec", alloc_rate_max_sustained,
+       "highest GC-observed allocation rate over at least 10 ms of consecutive complete GCs"),
+     DG, CHAS(SUSTAINED_RATE)},
 };
 
 /* ---- gcev_stats_process ---- */

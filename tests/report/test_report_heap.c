@@ -63,7 +63,7 @@ static void test_section_present(void **state)
     gcev_heap_set *set;
     assert_int_equal(gcev_heap_read_file(path, &set, NULL), GCEV_OK);
     assert_int_equal(gcev_heap_set_count(set), 1);
-    gcev_report_extras ex = {sizeof ex, set};
+    gcev_report_extras ex = {.size = sizeof ex, .heaps = set};
     char *html = page(s, &ex);
     assert_non_null(strstr(html, "<section id=\"heap\"><h2>Heap dump</h2>"));
     /* the section sits between the charts and the per-GC table */
@@ -115,7 +115,7 @@ static void test_section_present(void **state)
     assert_null(strstr(plain, "id=\"heap\""));
     gcev_report_free(plain);
     /* an extras record of an older header (size short of the member) is not read past its size */
-    gcev_report_extras small = {offsetof(gcev_report_extras, heaps), set};
+    gcev_report_extras small = {.size = offsetof(gcev_report_extras, heaps), .heaps = set};
     char *old = page(s, &small);
     assert_null(strstr(old, "id=\"heap\""));
     gcev_report_free(old);
@@ -132,7 +132,7 @@ static void test_section_absent(void **state)
     gcev_heap_set *set;
     assert_int_equal(gcev_heap_read_file(path, &set, NULL), GCEV_OK);
     assert_int_equal(gcev_heap_set_count(set), 0);
-    gcev_report_extras ex = {sizeof ex, set};
+    gcev_report_extras ex = {.size = sizeof ex, .heaps = set};
     char *html = page(s, &ex);
     assert_null(strstr(html, "id=\"heap\""));
     assert_null(strstr(html, "heap-types"));
