@@ -195,7 +195,8 @@ static void test_writer_v6_many_events_without_sequence_points(void **s)
     }
 }
 
-/* Bytes after a V6 EndOfStream block: an error, never a clean end with events unread. */
+/* Bytes after a V6 EndOfStream block, or after a V3-V5 end tag: an error, never a clean end
+ * with events unread. */
 static void test_v6_end_of_stream_before_the_end_is_an_error(void **s)
 {
     (void)s;
@@ -226,6 +227,24 @@ static void test_v6_end_of_stream_before_the_end_is_an_error(void **s)
     gcev_trace_close(t);
     free(longer);
     gcev_writer_free(w);
+    /* V3-V5: bytes after the end tag (NullReference) */
+    for (uint32_t v = 3; v <= 5; v++) {
+        size_t sn = 0;
+        uint8_t *tr = sample_trace(v, v >= 4, &sn);
+        assert_non_null(tr);
+        uint8_t *more = calloc(1, sn + 8);
+        assert_non_null(more);
+        memcpy(more, tr, sn);
+        assert_int_equal(gcev_trace_open_memory(more, sn + 8, NULL, &t, &err), GCEV_OK);
+        gcev_status st;
+        while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+        }
+        assert_int_equal(st, GCEV_E_FORMAT);
+        assert_int_equal(err.offset, sn - 1);
+        gcev_trace_close(t);
+        free(more);
+        free(tr);
+    }
 }
 
 static void test_writer_netperf_v1_round_trip(void **s)

@@ -444,6 +444,10 @@ static gcev_status next_object(gcev_trace *t, gcev_error *err)
         return st;
     }
     if (v[0] == TAG_NULL) {
+        if (t->src.size && at + 1 < t->src.size) {
+            /* the last byte: bytes after it would be events the reader never returns */
+            return gcev_np_fail(err, GCEV_E_FORMAT, at, "trace's end tag before the end of the input");
+        }
         np->done = 1;
         return GCEV_END;
     }
