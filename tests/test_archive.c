@@ -626,7 +626,7 @@ static void test_keep_going_archive_bomb_is_bounded(void **state)
         } else {
             assert_int_equal(end, GCEV_E_LIMIT);
             assert_non_null(strstr(err.message, "ZIP entry 'bomb.nettrace': "));
-            assert_non_null(strstr(err.message, "offset"));
+            assert_non_null(strstr(err.message, "keep-going stopped"));
             assert_true(err.offset > keep && err.offset <= keep + budget + 1);
             assert_true(gcev_trace_skipped_bytes(t) <= budget);
             /* inflated: what was read, plus one window of look-ahead */

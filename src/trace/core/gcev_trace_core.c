@@ -94,10 +94,9 @@ void gcev_trace_sequence_point(gcev_trace *t)
 static gcev_status skip_bound(gcev_trace *t, uint64_t at, gcev_error *e)
 {
     snprintf(t->msg, sizeof t->msg,
-             "keep-going stopped at offset %llu: skipping damage would inflate more than %llu bytes "
-             "(16 MiB + 8 per archive byte of the entry; %llu skipped so far)",
-             (unsigned long long)at, (unsigned long long)t->skip_budget,
-             (unsigned long long)t->skipped_bytes);
+             "keep-going stopped: skipping damage would inflate more than %llu bytes of this "
+             "archive entry (16 MiB + 8 per byte it takes in the archive)",
+             (unsigned long long)t->skip_budget);
     e->code = GCEV_E_LIMIT;
     e->offset = at;
     e->field = NULL;
