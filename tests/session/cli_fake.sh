@@ -253,7 +253,8 @@ usage)
     expect 2 'usage: gcev record PID -o FILE' -- record 1
     expect 2 'give either FILE or --pid PID' -- stats --pid 1 "$SAMPLE"
     expect 2 'need --pid' -- stats --duration 3 "$SAMPLE"
-    expect 2 'gc-collect or gc-verbose' -- watch 1 --profile cpu
+    expect 2 "--profile must be gc-collect, gc-verbose or heap \(--providers for your own\), not 'cpu'" -- watch 1 --profile cpu
+    expect 2 "--profile must be gc-collect, gc-verbose or heap" -- watch 1 --profile custom
     expect 2 '--duration needs a number of seconds' -- watch 1 --duration -1
     ;;
 *)

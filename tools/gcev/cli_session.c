@@ -141,18 +141,23 @@ int cli_live_option(gcev_cli_args *a, int allow_record, cli_live_opts *o, int *r
     case 1:
         return parse_seconds(a->cmd, names[which], v, &o->timeout_ms) ? 1 : -1;
     case 2: {
-        static const char *const profiles[] = {"gc-collect", "gc-verbose", "custom", "heap",
-                                               NULL}; /* profile order */
-        int p = gcev_cli_choice(a->cmd, "--profile", v, profiles);
-        if (p < 0 || p == GCEV_SESSION_CUSTOM) {
-            if (p == GCEV_SESSION_CUSTOM) {
-                gcev_cli_fail(a->cmd,
-                              "--profile must be gc-collect, gc-verbose or heap (--providers for your own)");
+        /* the profiles a user names (GCEV_SESSION_CUSTOM is --providers, not a name) */
+        static const struct {
+            const char *name;
+            uint32_t profile;
+        } profiles[] = {{"gc-collect", GCEV_SESSION_GC_COLLECT},
+                        {"gc-verbose", GCEV_SESSION_GC_VERBOSE},
+                        {"heap", GCEV_SESSION_GC_HEAP}};
+        for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
+            if (!strcmp(v, profiles[i].name)) {
+                o->profile = profiles[i].profile;
+                return 1;
             }
-            return -1;
         }
-        o->profile = (uint32_t)p;
-        return 1;
+        gcev_cli_fail(a->cmd,
+                      "--profile must be gc-collect, gc-verbose or heap (--providers for your own), not '%s'",
+                      v);
+        return -1;
     }
     case 3:
         return parse_provider(a->cmd, v, o) ? 1 : -1;

@@ -71,7 +71,8 @@ static int sink_write(void *ctx, const char *data, size_t size)
     return 0;
 }
 
-int gcev_cli_report_trace(const char *cmd, const char *source, gcev_trace *t, const char *out_path)
+int gcev_cli_report_trace(const char *cmd, const char *source, const char *again_path, gcev_trace *t,
+                          const char *out_path)
 {
     gcev_stats *s;
     if (gcev_stats_create(NULL, &s) != GCEV_OK) {
@@ -107,20 +108,20 @@ int gcev_cli_report_trace(const char *cmd, const char *source, gcev_trace *t, co
             return gcev_cli_fail(cmd, "cannot create %s: %s", out_path, strerror(e ? e : EIO));
         }
     }
-    /* the heap section: the trace file read again for its heap dumps (a live session is read once) */
+    /* the heap and allocation sections: the file read again (a live session is read once; its
+     * --record file, complete once the session ended, is read like a trace file) */
     gcev_report_extras extras = {sizeof extras, NULL, NULL};
-    struct stat hsb;
-    if (strcmp(source, "-") && stat(source, &hsb) == 0 && (S_ISREG(hsb.st_mode) || S_ISDIR(hsb.st_mode))) {
-        gcev_heap_read_file(source, &extras.heaps, NULL); /* what it read, even after an error */
-    }
-    /* the allocation section: a second pass over a trace file (a live session is read once) */
-    gcev_allocs *al = NULL;
     struct stat fsb;
-    if (strcmp(source, "-") && stat(source, &fsb) == 0 && (S_ISREG(fsb.st_mode) || S_ISDIR(fsb.st_mode)) &&
-        gcev_allocs_create(NULL, &al) == GCEV_OK) {
+    int again = again_path && strcmp(again_path, "-") && stat(again_path, &fsb) == 0 &&
+                (S_ISREG(fsb.st_mode) || S_ISDIR(fsb.st_mode));
+    if (again) {
+        gcev_heap_read_file(again_path, &extras.heaps, NULL); /* what it read, even after an error */
+    }
+    gcev_allocs *al = NULL;
+    if (again && gcev_allocs_create(NULL, &al) == GCEV_OK) {
         gcev_trace_options aopts = {GCEV_TRACE_ORDER_FILE, 0, 1};
         gcev_trace *at;
-        if (gcev_trace_open_file(source, &aopts, &at, NULL) == GCEV_OK) {
+        if (gcev_trace_open_file(again_path, &aopts, &at, NULL) == GCEV_OK) {
             gcev_allocs_read_trace(al, at, NULL);
             gcev_trace_close(at);
         }
@@ -207,7 +208,7 @@ int gcev_cmd_report(int argc, char **argv)
         char source[32];
         snprintf(source, sizeof source, "pid %u", live.pid);
         gcev_trace *st = gcev_session_trace(sess);
-        rc = gcev_cli_report_trace("report", source, st, out);
+        rc = gcev_cli_report_trace("report", source, live.record, st, out);
         /* why the session ended: the reader repeats its last status, the session says what it means */
         gcev_trace_event ev;
         gcev_error err = {0};
@@ -225,7 +226,7 @@ int gcev_cmd_report(int argc, char **argv)
     if (gcev_cli_open_trace("report", path, &opts, &t)) {
         return GCEV_EXIT_USAGE;
     }
-    rc = gcev_cli_report_trace("report", path, t, out);
+    rc = gcev_cli_report_trace("report", path, path, t, out);
     gcev_trace_close(t);
     return rc;
 }
