@@ -125,7 +125,10 @@ void gcev_report_allocs_section(gcev_rb *b, const gcev_allocs *a)
         s->source == GCEV_ALLOCS_SAMPLED ? "randomized sampling, unbiased"
         : s->source == GCEV_ALLOCS_TICK  ? "one event per ~100 KB, charged to the last object's type"
                                          : "per-type object counts");
-    gcev_rb_puts(b, "<table id=\"alloc-types\"><thead><tr><th>Type</th><th>Heap</th><th>Bytes</th><th>%</th>"
+    /* in a scrolling box: type names are long and do not break, and the page must not scroll
+     * sideways on a narrow screen (the browser test checks it at 390 px) */
+    gcev_rb_puts(b, "<div class=\"tablewrap\"><table id=\"alloc-types\"><thead><tr><th>Type</th><th>Heap</th>"
+                    "<th>Bytes</th><th>%</th>"
                     "<th>Samples</th><th>Objects</th></tr></thead><tbody>");
     for (size_t i = 0; i < gcev_allocs_type_count(a) && i < TOP_TYPES; i++) {
         const gcev_allocs_type *t = gcev_allocs_type_at(a, i);
@@ -139,7 +142,7 @@ void gcev_report_allocs_section(gcev_rb *b, const gcev_allocs *a)
         gcev_rb_num(b, t->est.objects, 0);
         gcev_rb_puts(b, "</td></tr>");
     }
-    gcev_rb_puts(b, "</tbody></table>");
+    gcev_rb_puts(b, "</tbody></table></div>");
 
     /* the icicle: one tree of every (stack, type) pair, root first */
     size_t nf = gcev_allocs_frame_count(a);
