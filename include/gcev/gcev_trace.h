@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gcev trace readers: .nettrace / .netperf (EventPipe) and .etl (ETW) files,
- * one event interface for all of them. Includes gcev.h, whose conventions
+ * gcev trace readers: .nettrace / .netperf (EventPipe), .etl (ETW, also in PerfView's
+ * .etl.zip) and LTTng CTF traces (perfcollect's folder or .trace.zip), from files, memory
+ * or a live session's stream, one event interface for all of them. Includes gcev.h, whose conventions
  * (errors, lifetimes, snprintf semantics) hold here too.
  *
  * A reader streams: memory stays O(threads + metadata + one block), never
