@@ -6,14 +6,16 @@
  *   zero payload of its minimum size (both pointer sizes), the shared fixtures'
  *   real payloads, and the first payloads per event version of the corpus traces;
  * OUT_DIR/nettrace: the writer's sample traces (the reader tests' input) in
- *   every format version, and the corpus .nettrace/.netperf traces (big ones
- *   cut to their first 256 KiB);
- * OUT_DIR/etl: a trace from the ETL record builder of the tests, and the corpus .etl;
+ *   every format version, and the corpus .nettrace/.netperf traces cut to their
+ *   first 12 KiB and 2 KiB (whole in OUT_DIR-full, for tests/fuzz/long.sh);
+ * OUT_DIR/etl: a trace from the ETL record builder of the tests, and the corpus .etl
+ *   cut to 24 KiB and 2 KiB (whole in OUT_DIR-full);
  * both also get a sample in ZIP archives (stored; deflated next to a symbol file), so
  *   the harnesses reach the archive path (gcev_archive.c);
  * OUT_DIR/xpress: the compressed buffers of the corpus and of a relogged builder trace,
  *   and hand-made Plain LZ77 streams, in fuzz_xpress's framing;
- * OUT_DIR/manifest: the .man files of manifest/ and tests/manifests/.
+ * OUT_DIR/manifest: the .man files of manifest/ and tests/manifests/ up to 16 KiB
+ *   (all of them in OUT_DIR-full).
  * Inputs of fuzz_decode/fuzz_format are framed as fuzz_common.h describes.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -30,23 +32,38 @@
 #include "gcev_read.h"
 #include "trace_sample.h"
 
-enum { MAX_TRACE_SEED = 256 * 1024, PER_VERSION = 3 };
+/* Seeds of the CI runs are small (the first blocks of a trace), so that a harness runs
+ * thousands of inputs a second: a 1 MB seed held fuzz_nettrace at 44 executions/s. The
+ * whole traces and manifests go to OUT_DIR-full, for tests/fuzz/long.sh. */
+enum { MAX_TRACE_SEED = 12 * 1024, MAX_ETL_SEED = 24 * 1024, MAX_TEXT_SEED = 16 * 1024, PER_VERSION = 3 };
 
 static const char *out_dir;
+static char full_dir[4096];
 static unsigned nwritten;
 
-static void put(const char *sub, const char *name, const void *data, size_t size)
+static void put_in(const char *dir, const char *sub, const char *name, const void *data, size_t size)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", out_dir, sub);
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
     mkdir(path, 0777);
-    snprintf(path, sizeof path, "%s/%s/%s", out_dir, sub, name);
+    snprintf(path, sizeof path, "%s/%s/%s", dir, sub, name);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
         fprintf(stderr, "fuzz_seeds: cannot write %s\n", path);
         exit(1);
     }
     nwritten++;
+}
+
+static void put(const char *sub, const char *name, const void *data, size_t size)
+{
+    put_in(out_dir, sub, name, data, size);
+}
+
+/* A whole input for the long runs only (tests/fuzz/long.sh). */
+static void put_full(const char *sub, const char *name, const void *data, size_t size)
+{
+    put_in(full_dir, sub, name, data, size);
 }
 
 static void xpress_buffers(const char *tag, const uint8_t *d, size_t size);
@@ -225,9 +242,18 @@ static void trace_payload_seeds(const char *tag, const uint8_t *data, size_t siz
     gcev_trace_close(t);
 }
 
+/* A real trace: its first blocks (header, metadata, the first events) for the CI runs, a
+ * smaller cut too, and the whole trace for the long runs. */
 static void trace_seed(const char *sub, const char *name, const uint8_t *data, size_t size)
 {
-    put(sub, name, data, size < MAX_TRACE_SEED ? size : MAX_TRACE_SEED);
+    size_t most = strcmp(sub, "etl") == 0 ? MAX_ETL_SEED : MAX_TRACE_SEED;
+    char cut[300];
+    put(sub, name, data, size < most ? size : most);
+    if (size > 2048) {
+        snprintf(cut, sizeof cut, "%s-2k", name);
+        put(sub, cut, data, 2048);
+    }
+    put_full(sub, name, data, size);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -451,7 +477,10 @@ static void manifest_seeds(const char *src, const char *sub)
         size_t size = 0;
         uint8_t *data = slurp(path, &size);
         if (data) {
-            put("manifest", de->d_name, data, size);
+            if (size <= MAX_TEXT_SEED) {
+                put("manifest", de->d_name, data, size);
+            }
+            put_full("manifest", de->d_name, data, size); /* the big runtime manifests: long runs */
             free(data);
         }
     }
@@ -530,7 +559,8 @@ int main(int argc, char **argv)
         return 2;
     }
     out_dir = argv[1];
-    if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+    snprintf(full_dir, sizeof full_dir, "%s-full", out_dir);
+    if ((mkdir(out_dir, 0777) != 0 && errno != EEXIST) || (mkdir(full_dir, 0777) != 0 && errno != EEXIST)) {
         fprintf(stderr, "fuzz_seeds: cannot create %s\n", out_dir);
         return 1;
     }
