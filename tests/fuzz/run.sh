@@ -13,7 +13,7 @@ build=${1:?usage: run.sh BUILD_DIR [SECONDS] [harness...]}
 secs=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(decode format nettrace etl manifest ctf xpress ipc report)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(decode format nettrace etl manifest ctf xpress ipc report serve heap allocs)
 art="$build/fuzz-artifacts"
 mkdir -p "$art"
 
