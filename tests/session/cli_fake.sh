@@ -142,6 +142,9 @@ report)
     page() { sed 's/></>\n</g' "$1" | grep -v -e '<title>' -e 'class="source"' -e 'class="facts"'; }
     diff <(page "$dir/live.html") <(page "$dir/file.html") >/dev/null || fail "the live page differs from the file's"
     grep -q "pid $server" "$dir/live.html" || fail "the page does not name the pid"
+    # and what was watched and how: the command line the runtime reports, and the profile
+    grep -Eq "pid $server: [^<]*fake[^<]* \(profile gc-collect\)" "$dir/live.html" ||
+        fail "the page does not name the command line and profile: $(grep -o "pid $server[^<]*" "$dir/live.html" | head -1)"
     ;;
 ctrl_c)
     start_server stream

@@ -205,8 +205,17 @@ int gcev_cmd_report(int argc, char **argv)
         if ((rc = cli_live_open("report", &live, GCEV_TRACE_ORDER_TIME, &sess)) != 0) {
             return rc;
         }
-        char source[32];
-        snprintf(source, sizeof source, "pid %u", live.pid);
+        /* the page names what was watched and how: the process's command line and the profile */
+        const gcev_session_info *in = gcev_session_get_info(sess);
+        const char *cmdline = in->process.command_line && in->process.command_line[0]
+                                  ? in->process.command_line
+                                  : "command line unknown";
+        const char *profile = live.nproviders                           ? "custom (--providers)"
+                              : live.profile == GCEV_SESSION_GC_VERBOSE ? "gc-verbose"
+                              : live.profile == GCEV_SESSION_GC_HEAP    ? "heap"
+                                                                        : "gc-collect";
+        char source[512];
+        snprintf(source, sizeof source, "pid %u: %.400s (profile %s)", live.pid, cmdline, profile);
         gcev_trace *st = gcev_session_trace(sess);
         rc = gcev_cli_report_trace("report", source, live.record, st, out);
         /* why the session ended: the reader repeats its last status, the session says what it means */
