@@ -363,6 +363,45 @@ static void test_stats_missing_heap_stats_are_absent_not_zero(void **state)
     gcev_stats_free(s);
 }
 
+/*
+ * GC 1's GCEnd, GCHeapStats and RestartEEEnd are lost; the BGC thread then suspends for GC prep
+ * and restarts. TraceEvent (TraceManagedProcess.cs GCRestartEEStop: DurationMSec == 0 takes it
+ * for a .NET 2.0 concurrent GC, AddConcurrentPauseTime) gives that suspension to GC 1 as its
+ * pause and BGC final pause; gcev's own mode keeps the pause from GC 1's SuspendEEBegin.
+ */
+static void test_stats_prep_restart_after_lost_gc_end(void **state)
+{
+    (void)state;
+    for (uint32_t compat = 0; compat < 2; compat++) {
+        gcev_stats_options o = {.traceevent_compat = compat};
+        sink k;
+        memset(&k, 0, sizeof k);
+        k.ps = 8;
+        assert_int_equal(gcev_stats_create(&o, &k.s), GCEV_OK);
+        suspend(&k, 3.5, TID_GC, R_SUSPEND_FOR_GC);
+        suspend_end(&k, 3.6, TID_GC);
+        gc_start(&k, 3.7, TID_GC, 1, 0, 0, GCEV_STATS_BLOCKING);
+        suspend(&k, 12.25, TID_BGC, R_SUSPEND_FOR_GC_PREP);
+        suspend_end(&k, 12.3, TID_BGC);
+        restart(&k, 12.5, TID_BGC);
+        gc_end(&k, 14.4, TID_BGC, 2, 2);
+        heap_stats(&k, 14.5, TID_BGC, 100, 50, 0);
+        assert_int_equal(gcev_stats_finish(k.s), GCEV_OK);
+        const gcev_stats_gc *g = gcev_stats_gc_find(k.s, 1);
+        assert_non_null(g);
+        assert_true(gcev_stats_gc_quirks(k.s, g) & STATS_Q_PREP_RESTART);
+        if (compat) {
+            assert_true(near(g->pause_ms, 12.5 - 12.25));
+            assert_true(g->present & GCEV_STATS_GC_HAS_BGC_FINAL_PAUSE);
+            assert_true(near(g->bgc_final_pause_ms, 12.5 - 12.25));
+        } else {
+            assert_true(near(g->pause_ms, 12.5 - 3.5));
+            assert_false(g->present & GCEV_STATS_GC_HAS_BGC_FINAL_PAUSE);
+        }
+        gcev_stats_free(k.s);
+    }
+}
+
 /* Marks and promoted bytes without HeapStats; per-root-kind time = max over heaps. */
 static void test_stats_mark_times_per_root_kind(void **state)
 {
@@ -2203,6 +2242,7 @@ int main(void)
         cmocka_unit_test(test_stats_bgc_with_nested_gcs_accounted_separately),
         cmocka_unit_test(test_stats_sampler_suspensions_are_never_gc_pauses),
         cmocka_unit_test(test_stats_missing_heap_stats_are_absent_not_zero),
+        cmocka_unit_test(test_stats_prep_restart_after_lost_gc_end),
         cmocka_unit_test(test_stats_mark_times_per_root_kind),
         cmocka_unit_test(test_stats_appdomain_survived_after_last_full_blocking_gc),
         cmocka_unit_test(test_stats_handle_pairing_and_limit),

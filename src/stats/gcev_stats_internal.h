@@ -51,6 +51,10 @@ enum {
     STATS_Q_NO_HEAP_STATS = 1u << 11, /* a blocking GC restarted without GCHeapStats (lost) never completes,
                                        * so it stays the current GC and takes later GCs' pauses and events
                                        * (TMP L659, L1253) */
+    STATS_Q_PREP_RESTART =
+        1u << 12, /* the RestartEEEnd of a SuspendForGCPrep suspension while a blocking GC
+                   * without GCEnd (lost) is current adds the suspension to that GC's
+                   * pause as a BGC final pause (TMP GCRestartEEStop, AddConcurrentPauseTime) */
 };
 
 /* Per-heap record and what only the model needs about it. */

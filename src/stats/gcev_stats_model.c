@@ -292,6 +292,19 @@ static void on_restart_end(gcev_stats *s, stats_proc *p, double ms, uint64_t tid
         gcev_stats_gc *g = &s->gcs[gi];
         if (is_bgc(g)) {
             bgc_restart(s, p, gi, ms);
+        } else if (!(g->present & GCEV_STATS_GC_HAS_END) && p->has_tid_bgc) {
+            /* a GC-prep (BGC) suspension's RestartEEEnd while a blocking GC that lost its GCEnd
+             * is current: TraceEvent takes it for a .NET 2.0 concurrent GC and adds the suspension
+             * as a BGC pause (TMP GCRestartEEStop: DurationMSec == 0, AddConcurrentPauseTime) */
+            s->gcx[gi].quirks |= STATS_Q_PREP_RESTART;
+            s->gcx[gi].is_concurrent = 1;
+            if (s->compat) {
+                bgc_restart(s, p, gi, ms);
+            } else if (g->present & GCEV_STATS_GC_HAS_PAUSE_START) {
+                g->pause_ms = ms - g->pause_start_ms;
+                g->suspensions = 1;
+                g->present |= GCEV_STATS_GC_HAS_PAUSE;
+            }
         } else {
             if (g->present & GCEV_STATS_GC_HAS_PAUSE_START) {
                 g->pause_ms = ms - g->pause_start_ms;
