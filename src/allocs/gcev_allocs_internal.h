@@ -20,7 +20,9 @@
 
 #include <gcev/gcev_allocs.h>
 
-enum { GA_SRC = GCEV_ALLOCS_SOURCE_COUNT_, GA_NONE = UINT32_MAX };
+enum { GA_SRC = GCEV_ALLOCS_SOURCE_COUNT_ };
+/* "none" in a uint32_t index (an enum cannot hold it: C enumerators are ints) */
+#define GA_NONE UINT32_MAX
 
 /* ---- helpers (gcev_allocs_util.c) ---- */
 
