@@ -212,7 +212,9 @@ static uint32_t fstack_of(fb *b, const uint32_t *ids, uint32_t n)
         !gcev_ga_reserve((void **)&b->slen, &b->caps[1], b->ns + 1, sizeof(uint32_t))) {
         return GA_NONE;
     }
-    memcpy(b->ids + b->nids, ids, (size_t)n * sizeof *ids);
+    if (n) {
+        memcpy(b->ids + b->nids, ids, (size_t)n * sizeof *ids);
+    }
     b->soff[b->ns] = (uint32_t)b->nids;
     b->slen[b->ns] = n;
     if (!gcev_ga_map_put(&b->smap, h, (uint32_t)b->ns)) {
@@ -291,8 +293,12 @@ static int sort_records(void *records, size_t n, size_t size, size_t est_off, si
         o[i].samples = e->samples;
         o[i].i = i;
     }
-    qsort(o, n, sizeof *o, ord_cmp);
-    memcpy(copy, r, n * size);
+    if (n > 1) { /* qsort's base may not be NULL, even for no element */
+        qsort(o, n, sizeof *o, ord_cmp);
+    }
+    if (n) {
+        memcpy(copy, r, n * size);
+    }
     for (size_t k = 0; k < n; k++) {
         memcpy(r + k * size, copy + o[k].i * size, size);
         if (perm) {
@@ -407,7 +413,9 @@ static gcev_status build(gcev_allocs *a)
     gcev_ga_map_free(&tmap);
 
     /* frames and merged stacks */
-    qsort(a->methods, a->nmethods, sizeof *a->methods, method_cmp);
+    if (a->nmethods > 1) { /* a trace without method events has no array at all */
+        qsort(a->methods, a->nmethods, sizeof *a->methods, method_cmp);
+    }
     s->methods = a->nmethods;
     fb b;
     memset(&b, 0, sizeof b);
@@ -488,7 +496,9 @@ static gcev_status build(gcev_allocs *a)
         goto nomem_b;
     }
     a->nframes = b.nf;
-    memcpy(a->frame_ids, b.ids, b.nids * sizeof *b.ids);
+    if (b.nids) { /* no stack at all: b.ids is NULL, which memcpy may not take */
+        memcpy(a->frame_ids, b.ids, b.nids * sizeof *b.ids);
+    }
     for (size_t i = 0; i < b.ns; i++) {
         gcev_allocs_stack *st = &a->stacks[i];
         st->nframes = b.slen[i];

@@ -174,7 +174,9 @@ static int build_types(gcev_heap_set *s, gcev_heap *h)
     }
     g_sort_h = h;
     g_sort_rows = rows;
-    qsort(order, nrows, sizeof *order, row_cmp);
+    if (nrows > 1) { /* qsort's base may not be NULL, even for no element */
+        qsort(order, nrows, sizeof *order, row_cmp);
+    }
     for (size_t i = 0; i < nrows; i++) {
         rank[order[i]] = (uint32_t)i;
         gcev_heap_type *t = &h->types[i];

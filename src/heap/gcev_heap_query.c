@@ -362,7 +362,9 @@ gcev_status gcev_heap_diff(gcev_heap *a, gcev_heap *b, gcev_heap_diff_row **rows
         }
         r->new_object = v;
     }
-    qsort(out, k, sizeof *out, growth_cmp);
+    if (k > 1) { /* qsort's base may not be NULL, even for no element */
+        qsort(out, k, sizeof *out, growth_cmp);
+    }
     free(va);
     free(vb);
     free(brow);
