@@ -31,27 +31,6 @@ static void ms3(gcev_rb *b, double v)
     }
 }
 
-/* A JSON member of the per-GC rows: the value or null. */
-static void j_ms(gcev_rb *b, int has, double v)
-{
-    if (has) {
-        ms3(b, v);
-    } else {
-        gcev_rb_puts(b, "null");
-    }
-    gcev_rb_putc(b, ',');
-}
-
-static void j_u64(gcev_rb *b, int has, uint64_t v)
-{
-    if (has) {
-        gcev_rb_printf(b, "%llu", (unsigned long long)v);
-    } else {
-        gcev_rb_puts(b, "null");
-    }
-    gcev_rb_putc(b, ',');
-}
-
 /* A summary figure: `<div class="card"><span class="label">..</span><b data-key data-v>text</b>..`. */
 static void card_open(gcev_rb *b, const char *label)
 {
@@ -471,44 +450,98 @@ static void summary(gcev_rep *r)
 /* ---- the per-GC table ----------------------------------------------------- */
 
 /* The columns of each GC's array in the page data; page.js names them in its table. */
-static const char *const cols[] = {"n",    "gen",   "type",  "reason", "start",  "end",    "pause", "dur",
-                                   "susp", "prom",  "alloc", "rate",   "hb",     "ha",     "hp",    "b0",
-                                   "b1",   "b2",    "b3",    "b4",     "a0",     "a1",     "a2",    "a3",
-                                   "a4",   "heaps", "datas", "flags",  "nested", "pinned", "pid",   "label"};
+/*
+ * The per-GC data: one column per metric of the analysis's table (gcev_stats.h), read
+ * with gcev_stats_value() as `gcev stats` JSON and CSV read them, so that the page names
+ * no member of gcev_stats_gc itself. `gen` >= 0: the metric of that generation's record
+ * (gcs[].heap[gen]). page.js knows the columns by their short names.
+ */
+typedef struct gc_col {
+    const char *name; /* page.js's name */
+    const char *path; /* metric path in its table */
+    int gen;          /* -1: a GC metric; else GCEV_STATS_KIND_GEN_HEAP of gens[gen] */
+} gc_col;
 
-static void gc_row(gcev_rb *b, const gcev_stats_gc *g)
+static const gc_col cols[] = {
+    {"n", "number", -1},
+    {"gen", "generation", -1},
+    {"type", "type", -1},
+    {"reason", "reason", -1},
+    {"start", "start_ms", -1},
+    {"end", "end_ms", -1},
+    {"pause", "pause_ms", -1},
+    {"dur", "duration_ms", -1},
+    {"susp", "suspension_ms", -1},
+    {"prom", "promoted_bytes", -1},
+    {"alloc", "allocated_bytes", -1},
+    {"rate", "alloc_rate_mb_per_sec", -1},
+    {"hb", "heap_size_before", -1},
+    {"ha", "heap_size_after", -1},
+    {"hp", "heap_size_peak", -1},
+    {"b0", "size_before", 0},
+    {"b1", "size_before", 1},
+    {"b2", "size_before", 2},
+    {"b3", "size_before", 3},
+    {"b4", "size_before", 4},
+    {"a0", "size_after", 0},
+    {"a1", "size_after", 1},
+    {"a2", "size_after", 2},
+    {"a3", "size_after", 3},
+    {"a4", "size_after", 4},
+    {"heaps", "heap_count", -1},
+    {"datas", "datas_heap_count", -1},
+    {"flags", "flags", -1},
+    {"nested", "nested_in", -1},
+    {"pinned", "pinned_objects", -1},
+    {"pid", "process_id", -1},
+    {"label", "label", -1},
+};
+#define GC_COLS (sizeof cols / sizeof cols[0])
+
+/* The metric of each column. GCEV_E_UNSUPPORTED when the table lacks one: a key renamed in
+ * gcev_stats_metrics.c but not here, which every test that builds a page would show. */
+static gcev_status gc_col_metrics(const gcev_stats_metric *m[GC_COLS])
 {
-    uint64_t p = g->present;
-    gcev_rb_printf(b, "[%u,", g->number);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_GENERATION) != 0, g->generation);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_TYPE) != 0, g->type);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_REASON) != 0, g->reason);
-    j_ms(b, 1, g->start_ms);
-    j_ms(b, (p & GCEV_STATS_GC_HAS_END) != 0, g->end_ms);
-    j_ms(b, (p & GCEV_STATS_GC_HAS_PAUSE) != 0, g->pause_ms);
-    j_ms(b, (p & GCEV_STATS_GC_HAS_END) != 0, g->duration_ms);
-    j_ms(b, (p & GCEV_STATS_GC_HAS_SUSPENSION) != 0, g->suspension_ms);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_PROMOTED) != 0, g->promoted_bytes);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_ALLOCATED) != 0, g->allocated_bytes);
-    j_ms(b, (p & GCEV_STATS_GC_HAS_ALLOC_RATE) != 0, g->alloc_rate_mb_per_sec);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_SIZE_BEFORE) != 0, g->heap_size_before);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_SIZE_AFTER) != 0, g->heap_size_after);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_SIZE_PEAK) != 0, g->heap_size_peak);
-    for (int k = 0; k < GCEV_STATS_GENS; k++) {
-        j_u64(b, (g->gens[k].present & GCEV_STATS_HEAP_HAS_SIZE_BEFORE) != 0, g->gens[k].size_before);
+    for (size_t c = 0; c < GC_COLS; c++) {
+        unsigned kind = cols[c].gen < 0 ? GCEV_STATS_KIND_GC : GCEV_STATS_KIND_GEN_HEAP;
+        m[c] = gcev_stats_metric_find(kind, cols[c].path);
+        if (!m[c]) {
+            return GCEV_E_UNSUPPORTED;
+        }
     }
-    for (int k = 0; k < GCEV_STATS_GENS; k++) {
-        j_u64(b, (g->gens[k].present & GCEV_STATS_HEAP_HAS_SIZE_AFTER) != 0, g->gens[k].size_after);
+    return GCEV_OK;
+}
+
+/* One GC's row: numbers as integers or with 3 decimals (the page rounds for display), a label
+ * as a string, null where the trace lacks the value. */
+static void gc_row(gcev_rb *b, const gcev_stats_gc *g, const gcev_stats_metric *const m[GC_COLS])
+{
+    gcev_rb_putc(b, '[');
+    for (size_t c = 0; c < GC_COLS; c++) {
+        const void *rec = cols[c].gen < 0 ? (const void *)g : (const void *)&g->gens[cols[c].gen];
+        gcev_stats_val v;
+        if (c) {
+            gcev_rb_putc(b, ',');
+        }
+        if (!gcev_stats_value(rec, m[c], &v)) {
+            gcev_rb_puts(b, "null");
+            continue;
+        }
+        switch (v.type) {
+        case GCEV_STATS_T_F64:
+            ms3(b, v.f);
+            break;
+        case GCEV_STATS_T_I64:
+            gcev_rb_printf(b, "%lld", (long long)v.i);
+            break;
+        case GCEV_STATS_T_TEXT:
+            gcev_rb_json_str(b, v.text);
+            break;
+        default:
+            gcev_rb_printf(b, "%llu", (unsigned long long)v.u);
+            break;
+        }
     }
-    j_u64(b, (p & GCEV_STATS_GC_HAS_HEAP_COUNT) != 0, (uint64_t)g->heap_count);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_DATAS) != 0, g->datas_heap_count);
-    gcev_rb_printf(b, "%u,", g->flags);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_NESTED_IN) != 0, g->nested_in);
-    j_u64(b, (p & GCEV_STATS_GC_HAS_PINNED_OBJECTS) != 0, g->pinned_objects);
-    gcev_rb_printf(b, "%u,", g->process_id);
-    char label[16];
-    gcev_stats_gc_label(g, label, sizeof label);
-    gcev_rb_json_str(b, label);
     gcev_rb_putc(b, ']');
 }
 
@@ -567,12 +600,17 @@ static void table(gcev_rep *r, uint32_t rows)
                  "<b>&ndash;</b>: not in the trace.</p></section>\n");
 }
 
-static void data_json(gcev_rep *r, uint32_t rows)
+static gcev_status data_json(gcev_rep *r, uint32_t rows)
 {
     gcev_rb *b = r->b;
+    const gcev_stats_metric *m[GC_COLS];
+    gcev_status st = gc_col_metrics(m);
+    if (st != GCEV_OK) {
+        return st;
+    }
     gcev_rb_puts(b, "<script type=\"application/json\" id=\"gcev-data\">{\"cols\":[");
-    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
-        gcev_rb_printf(b, "%s\"%s\"", i ? "," : "", cols[i]);
+    for (size_t i = 0; i < GC_COLS; i++) {
+        gcev_rb_printf(b, "%s\"%s\"", i ? "," : "", cols[i].name);
     }
     gcev_rb_printf(b, "],\"rows\":%u,\"sx\":[", rows);
     ms3(b, r->t0);
@@ -608,9 +646,10 @@ static void data_json(gcev_rep *r, uint32_t rows)
         if (i) {
             gcev_rb_puts(b, ",\n");
         }
-        gc_row(b, gcev_stats_gc_at(r->s, i));
+        gc_row(b, gcev_stats_gc_at(r->s, i), m);
     }
     gcev_rb_puts(b, "]}</script>\n");
+    return GCEV_OK;
 }
 
 /* ---- the page ------------------------------------------------------------- */
@@ -694,7 +733,10 @@ static gcev_status build(const gcev_stats *s, const gcev_report_facts *facts, co
         st = GCEV_E_NOMEM;
         goto out;
     }
-    data_json(&r, rows);
+    st = data_json(&r, rows);
+    if (st != GCEV_OK) {
+        goto out;
+    }
     gcev_rb_puts(b, "<script>");
     gcev_rb_puts(b, gcev_report_js);
     gcev_rb_puts(b, "</script></body></html>\n");
