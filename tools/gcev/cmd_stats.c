@@ -2,6 +2,7 @@
 /*
  * gcev stats [--format text|csv|json] [--table T] [--gc N] [--process PID] FILE
  * gcev stats [--format ...] [--gc N] --pid PID [--duration S] [--record FILE] [--profile P]
+ * gcev stats --list-metrics [--format text|json]
  * GC analysis of a trace (gcev_stats.h): a per-GC table, per-generation and
  * whole-trace summaries, segment/handle lifetimes; with --pid, of a live
  * session (the same analysis, on the stream). Progress goes to stderr, and only
@@ -28,6 +29,7 @@ static void usage(FILE *f)
         "                  [--compat traceevent] [--keep-going] FILE\n"
         "       gcev stats [--format text|csv|json] [--gc N] --pid PID [--duration S]\n"
         "                  [--record FILE] [--profile P] [--timeout S]\n"
+        "       gcev stats --list-metrics [--format text|json]\n"
         "GC analysis of a .nettrace/.netperf/.etl trace: each GC (generation, reason, type,\n"
         "pause, duration, promoted bytes, heap sizes, TraceEvent's TraceGC metrics), per\n"
         "process its GCStats, pause percentiles and longest pauses, segments and GC handles\n"
@@ -46,6 +48,9 @@ static void usage(FILE *f)
         "interval, however short).\n" GCEV_CLI_KEEP_GOING_HELP
         "               (the GCs a skipped range touches are marked incomplete; json:\n"
         "               \"skipped\", summary \"skipped_ranges\", \"skipped_bytes\")\n"
+        "--list-metrics prints every value of the analysis, per record kind: its key (JSON\n"
+        "path; CSV column with '_' for '.'), unit, TraceEvent's name and definition\n"
+        "(Markdown, as doc/metrics.md; --format json for programs).\n"
         "--pid attaches to a running .NET process instead and analyses its GCs until\n"
         "--duration, Ctrl-C or its end; --record FILE keeps the session's stream.\n" CLI_LIVE_OPTIONS_HELP);
 }
@@ -69,6 +74,7 @@ int gcev_cmd_stats(int argc, char **argv)
     int live_opt = 0; /* a live-session option was given */
     int keep_going = 0;
     int table_opt = 0; /* --table given */
+    int list_metrics = 0;
     gcev_cli_args a;
     gcev_cli_args_init(&a, "stats", argc, argv);
     while (gcev_cli_args_next(&a)) {
@@ -99,6 +105,8 @@ int gcev_cmd_stats(int argc, char **argv)
             sopts.traceevent_compat = 1;
         } else if (gcev_cli_flag(&a, "--keep-going")) {
             keep_going = 1;
+        } else if (gcev_cli_flag(&a, "--list-metrics")) {
+            list_metrics = 1;
         } else if ((m = gcev_cli_value(&a, "--table", &v)) != 0) {
             if (m < 0 || (r.csv_table = gcev_cli_choice("stats", "--table", v, stats_csv_tables)) < 0) {
                 return GCEV_EXIT_USAGE;
@@ -121,6 +129,15 @@ int gcev_cmd_stats(int argc, char **argv)
         } else if ((rc = gcev_cli_file_arg(&a, &path)) != 0) {
             return rc;
         }
+    }
+    if (list_metrics) {
+        if (path || live.have_pid || live_opt || keep_going || table_opt || sopts.traceevent_compat ||
+            r.one_gc || r.one_process || fmt == FMT_CSV) {
+            return gcev_cli_fail("stats",
+                                 "--list-metrics takes no FILE and no option but --format text|json");
+        }
+        stats_print_metrics(stdout, fmt == FMT_JSON);
+        return GCEV_EXIT_OK;
     }
     if (live.have_pid && path) {
         return gcev_cli_fail("stats", "give either FILE or --pid PID, not both");

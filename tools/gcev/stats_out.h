@@ -47,5 +47,7 @@ void stats_print_json(FILE *f, const stats_report *r);
  * --format jsonl` prints per GC too, so both speak the same keys. */
 void stats_print_gc_json(FILE *f, const gcev_stats *s, const gcev_stats_gc *g);
 void stats_print_csv(FILE *f, const stats_report *r);
+/* `gcev stats --list-metrics`: the metric tables as Markdown (doc/metrics.md), or JSON. */
+void stats_print_metrics(FILE *f, int json);
 
 #endif

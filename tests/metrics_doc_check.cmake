@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: MIT
+# doc/metrics.md between its stats-metrics markers is exactly `gcev stats --list-metrics`
+# (issue 21: the documented definitions are the metric table's), and the JSON listing names
+# the same metrics: one per table row.
+cmake_minimum_required(VERSION 3.20)
+execute_process(COMMAND "${GCEV}" stats --list-metrics OUTPUT_VARIABLE got RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gcev stats --list-metrics failed (${rc})")
+endif()
+file(READ "${DOC}" doc)
+string(FIND "${doc}" "<!-- stats-metrics -->\n" a)
+string(FIND "${doc}" "<!-- /stats-metrics -->" b)
+if(a LESS 0 OR b LESS a)
+  message(FATAL_ERROR "${DOC}: no <!-- stats-metrics --> ... <!-- /stats-metrics --> block")
+endif()
+math(EXPR a "${a} + 23")
+math(EXPR n "${b} - ${a}")
+string(SUBSTRING "${doc}" ${a} ${n} block)
+if(NOT block STREQUAL got)
+  file(WRITE "${OUT}" "${got}")
+  message(FATAL_ERROR "${DOC}'s metric tables differ from `gcev stats --list-metrics` (written to ${OUT}): "
+                      "replace the block between the markers with it")
+endif()
+# the JSON listing: valid, and one metric per Markdown row
+execute_process(COMMAND "${GCEV}" stats --list-metrics --format json OUTPUT_VARIABLE js RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gcev stats --list-metrics --format json failed (${rc})")
+endif()
+string(JSON count LENGTH "${js}" metrics)
+string(REGEX MATCHALL "\n\\| `" rows "\n${got}")
+list(LENGTH rows nrows)
+if(NOT count EQUAL nrows)
+  message(FATAL_ERROR "--format json lists ${count} metrics, the Markdown ${nrows}")
+endif()
+string(JSON def GET "${js}" metrics 0 definition)
+if(def STREQUAL "")
+  message(FATAL_ERROR "the first metric has no definition")
+endif()
+# options that do not apply are refused, not ignored
+execute_process(COMMAND "${GCEV}" stats --list-metrics --format csv RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "gcev stats --list-metrics --format csv should be a usage error")
+endif()
