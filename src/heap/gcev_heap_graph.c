@@ -62,19 +62,26 @@ typedef struct row_build {
     uint64_t objects, bytes;
 } row_build;
 
-static gcev_heap *g_sort_h; /* qsort has no context argument in C11 */
-static row_build *g_sort_rows;
+/* What the type table sorts by, copied beside each row's index: qsort has no context argument
+ * in C11, and a file-scope pointer to the heap would make two heaps built at once on two
+ * threads race. */
+typedef struct row_key {
+    uint64_t bytes, objects, module;
+    const char *name;
+    uint32_t row;
+} row_key;
 
-static int row_cmp(const void *a, const void *b)
+/* bytes, then objects, descending; then name and module ascending: one order for every run */
+static int row_key_cmp(const void *a, const void *b)
 {
-    const row_build *x = &g_sort_rows[*(const uint32_t *)a], *y = &g_sort_rows[*(const uint32_t *)b];
+    const row_key *x = a, *y = b;
     if (x->bytes != y->bytes) {
         return x->bytes > y->bytes ? -1 : 1;
     }
     if (x->objects != y->objects) {
         return x->objects > y->objects ? -1 : 1;
     }
-    int c = strcmp(g_sort_h->pool.s + x->name - 1, g_sort_h->pool.s + y->name - 1);
+    int c = strcmp(x->name, y->name);
     if (c) {
         return c;
     }
@@ -148,7 +155,8 @@ static int build_types(gcev_heap_set *s, gcev_heap *h)
     heap_map by_hash = {0};
     row_build *rows = NULL;
     size_t nrows = 0, crows = 0;
-    uint32_t *order = NULL, *rank = NULL;
+    row_key *order = NULL;
+    uint32_t *rank = NULL;
     int rc = -1;
     if (!row_of_pt) {
         goto out;
@@ -170,17 +178,17 @@ static int build_types(gcev_heap_set *s, gcev_heap *h)
         goto out;
     }
     for (size_t i = 0; i < nrows; i++) {
-        order[i] = (uint32_t)i;
+        /* nothing is added to the pool while sorting: its names can be pointed at */
+        order[i] = (row_key){rows[i].bytes, rows[i].objects, rows[i].module, h->pool.s + rows[i].name - 1,
+                             (uint32_t)i};
     }
-    g_sort_h = h;
-    g_sort_rows = rows;
     if (nrows > 1) { /* qsort's base may not be NULL, even for no element */
-        qsort(order, nrows, sizeof *order, row_cmp);
+        qsort(order, nrows, sizeof *order, row_key_cmp);
     }
     for (size_t i = 0; i < nrows; i++) {
-        rank[order[i]] = (uint32_t)i;
+        rank[order[i].row] = (uint32_t)i;
         gcev_heap_type *t = &h->types[i];
-        const row_build *b = &rows[order[i]];
+        const row_build *b = &rows[order[i].row];
         t->name = (const char *)(uintptr_t)b->name; /* an offset until the pool stops growing */
         t->module_id = b->module;
         t->objects = b->objects;
