@@ -460,11 +460,45 @@ static inline gcev_status trace_read(gcev_trace *t, gcev_trace_event *ev, gcev_e
     return st;
 }
 
-static gcev_status trace_next_timed(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+/*
+ * The buffered orders share one loop: ORDER_TIME (gcev_order: events wait for the barrier at
+ * the end or at a fault, then leave in timestamp order) and ORDER_STREAM (gcev_reorder:
+ * events wait until the reader's watermark passes them). These three say which.
+ */
+/* The next event ready to leave: 1, 0 when none yet, -1 out of memory. */
+static int buffered_pop(gcev_trace *t, gcev_trace_event *ev)
 {
-    gcev_order *o = t->order;
+    return t->order ? gcev_order_pop(t->order, ev) : gcev_reorder_pop(t->reorder, ev);
+}
+
+/* Holds one read event; a stream releases what the reader's watermark says is in order. */
+static gcev_status buffered_push(gcev_trace *t, const gcev_trace_event *ev)
+{
+    if (t->order) {
+        return gcev_order_push(t->order, ev);
+    }
+    gcev_status st = gcev_reorder_push(t->reorder, ev);
+    int64_t mark;
+    if (st == GCEV_OK && t->ops->sorted_before && t->ops->sorted_before(t, &mark)) {
+        gcev_reorder_release_to(t->reorder, mark);
+    }
+    return st;
+}
+
+/* The end or a fault: everything held may leave. */
+static void buffered_release_all(gcev_trace *t)
+{
+    if (t->order) {
+        gcev_order_barrier(t->order);
+    } else {
+        gcev_reorder_release_all(t->reorder);
+    }
+}
+
+static gcev_status trace_next_buffered(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
     for (;;) {
-        int r = gcev_order_pop(o, ev);
+        int r = buffered_pop(t, ev);
         if (r > 0) {
             return GCEV_OK;
         }
@@ -483,51 +517,15 @@ static gcev_status trace_next_timed(gcev_trace *t, gcev_trace_event *ev, gcev_er
         gcev_status st = trace_read(t, &tmp, &e);
         if (st == GCEV_OK) {
             trace_finish_event(t, &tmp);
-            st = gcev_order_push(o, &tmp);
+            st = buffered_push(t, &tmp);
             if (st != GCEV_OK) {
                 return trace_stick(t, st, NULL, err);
-            }
-            continue;
-        }
-        /* End or fault: release what is buffered first, then report it. */
-        trace_record(t, st, &e);
-        gcev_order_barrier(o);
-    }
-}
-
-/* GCEV_TRACE_ORDER_STREAM: events wait until the reader's watermark passes them. */
-static gcev_status trace_next_stream(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
-{
-    gcev_reorder *r = t->reorder;
-    for (;;) {
-        if (gcev_reorder_pop(r, ev)) {
-            return GCEV_OK;
-        }
-        if (t->sticky != GCEV_OK) {
-            if (err) {
-                *err = t->sticky_err;
-            }
-            return trace_errno(t, t->sticky);
-        }
-        gcev_error e = {0};
-        gcev_trace_event tmp;
-        memset(&tmp, 0, sizeof tmp);
-        gcev_status st = trace_read(t, &tmp, &e);
-        if (st == GCEV_OK) {
-            trace_finish_event(t, &tmp);
-            st = gcev_reorder_push(r, &tmp);
-            if (st != GCEV_OK) {
-                return trace_stick(t, st, NULL, err);
-            }
-            int64_t mark;
-            if (t->ops->sorted_before && t->ops->sorted_before(t, &mark)) {
-                gcev_reorder_release_to(r, mark);
             }
             continue;
         }
         /* End or fault: release what is held first, then report it. */
         trace_record(t, st, &e);
-        gcev_reorder_release_all(r);
+        buffered_release_all(t);
     }
 }
 
@@ -558,11 +556,8 @@ static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event
     if (!t || !ev) {
         return trace_fail(err, GCEV_E_INVALID_ARG, 0, "trace and event are required");
     }
-    if (t->order) {
-        return trace_next_timed(t, ev, err);
-    }
-    if (t->reorder) {
-        return trace_next_stream(t, ev, err);
+    if (t->order || t->reorder) {
+        return trace_next_buffered(t, ev, err);
     }
     if (t->sticky != GCEV_OK) {
         if (err) {
