@@ -25,6 +25,8 @@ typedef struct stats_scenario {
     uint32_t quirks; /* STATS_Q_* bits its GCs must raise (test_stats_traceevent checks) */
     const char *what;
     void (*run)(scen_emit_fn emit, void *ctx);
+    int frag_infinity; /* TraceEvent's GenFragmentationPercent is Infinity in a GC (test_stats_traceevent
+                        * checks that, and the CLI's "Infinity" and inf in compat mode) */
 } stats_scenario;
 
 /* The process id, threads and clock of the written traces. */

@@ -7,6 +7,7 @@
  * into a trace with gcev_writer.
  */
 #define _POSIX_C_SOURCE 200809L /* popen */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1906,6 +1907,24 @@ static void test_stats_scenarios_corrected(void **state)
                      g2->gens[0].size_after > 200000 ? g2->gens[0].size_after : 200000);
     assert_int_equal(gcev_stats_process_at(s, 0)->all.version_mismatch, 0);
     gcev_stats_free(s);
+
+    /* gen0 of 0 bytes after the BGC (GCHeapStats) with 24000 bytes of free space (its history):
+     * no ratio in gcev's own mode, TraceEvent's Infinity in the compatibility mode */
+    const gcev_stats_metric *fp = gcev_stats_metric_find(GCEV_STATS_KIND_GEN_HEAP, "fragmentation_percent");
+    gcev_stats_val val;
+    for (int compat = 0; compat < 2; compat++) {
+        s = scenario("frag-infinity", compat);
+        g = gcev_stats_gc_find(s, 2);
+        assert_int_equal(g->type, GCEV_STATS_BACKGROUND);
+        assert_int_equal(g->gens[0].size_after, 0);
+        assert_int_equal(g->gens[0].frag_after, 24000);
+        assert_false(g->gens[0].present & GCEV_STATS_HEAP_HAS_FRAG_PERCENT);
+        assert_int_equal((g->gens[0].present & GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE) != 0, compat);
+        assert_int_equal(gcev_stats_value(&g->gens[0], fp, &val), compat);
+        assert_true(!compat || (isinf(val.f) && val.f > 0));
+        assert_true(gcev_stats_value(&g->gens[1], fp, &val) && isfinite(val.f)); /* the other gens: finite */
+        gcev_stats_free(s);
+    }
 }
 
 /* Another thread's SuspendEEEnd while the background GC's own suspension is open (the

@@ -167,8 +167,12 @@ static int64_t inum(const tj *v)
 /* ---- comparisons ---------------------------------------------------------------------- */
 
 enum kind { K_INT, K_TIME, K_MB, K_RATIO, K_BYTES };
-/* how TraceEvent says "no value": -1, NaN/null always */
-enum { F_M1 = 1, F_ZERO = 2 /* 0 is TraceEvent's default for a member it never set */ };
+/* how TraceEvent says "no value": -1, NaN/null always, and +-Infinity unless F_INF */
+enum {
+    F_M1 = 1,
+    F_ZERO = 2, /* 0 is TraceEvent's default for a member it never set */
+    F_INF = 4   /* +-Infinity is a value gcev must have too (GenFragmentationPercent in compat mode) */
+};
 
 enum { MAX_METRICS = 256 };
 typedef struct metric_count {
@@ -185,6 +189,8 @@ typedef struct ctx {
     int nm;
     long failures;
     long gcs_matched;
+    long te_infinities;  /* TraceEvent's infinite GenFragmentationPercent values met */
+    long cli_infinities; /* the CLI's "Infinity" (JSON) and inf (CSV) fragmentation_percent values */
 } ctx;
 
 static metric_count *metric(ctx *c, const char *name)
@@ -234,7 +240,7 @@ static void check(ctx *c, const char *where, const char *name, enum kind k, int 
     m->compared++;
     double t = 0;
     int te_has = num(te, &t);
-    if (te_has && (isnan(t) || isinf(t))) {
+    if (te_has && (isnan(t) || (isinf(t) && !(flags & F_INF)))) {
         te_has = 0;
     }
     if (te_has && (flags & F_M1) && t == -1) {
@@ -251,7 +257,7 @@ static void check(ctx *c, const char *where, const char *name, enum kind k, int 
     } else if (k == K_MB) {
         ok = llround(t * 1e6) == llround(v);
     } else if (k == K_RATIO) {
-        ok = t == v || fabs(t - v) <= 1e-9 * fmax(fabs(t), fabs(v));
+        ok = t == v || (isfinite(t) && isfinite(v) && fabs(t - v) <= 1e-9 * fmax(fabs(t), fabs(v)));
     } else {
         ok = t == v;
     }
@@ -379,8 +385,24 @@ static void check_gen_methods(ctx *c, const char *w, const tj *te, const gcev_st
                   h->survival_percent);
         GEN_CHECK("GenSizeAfterMB", K_MB, 0, hs, (double)h->size_after);
         GEN_CHECK("GenFragmentationMB", K_MB, 0, hist, (double)h->frag_after);
-        GEN_CHECK("GenFragmentationPercent", K_RATIO, 0, (h->present & GCEV_STATS_HEAP_HAS_FRAG_PERCENT) != 0,
-                  h->fragmentation_percent);
+        /* TraceEvent divides by a size after of 0 to Infinity: compat mode has it too (the
+         * INFINITE bit), gcev's own mode omits the ratio (doc/stats.md) */
+        const tj *fp = AT(J(te, "GenFragmentationPercent"), (size_t)gen);
+        double te_fp = 0;
+        int te_inf = num(fp, &te_fp) && isinf(te_fp);
+        int fp_has = (h->present & GCEV_STATS_HEAP_HAS_FRAG_PERCENT) != 0;
+        int fp_inf = (h->present & GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE) != 0;
+        c->te_infinities += te_inf;
+        if (c->compat) {
+            check(c, w, "GenFragmentationPercent", K_RATIO, F_INF, fp, fp_has || fp_inf,
+                  fp_inf ? INFINITY : h->fragmentation_percent);
+        } else if (te_inf) {
+            agree(c, w, "GenFragmentationPercent", !fp_has && !fp_inf,
+                  "gen %d: TraceEvent Infinity, gcev's own mode must omit it (present 0x%x)", gen,
+                  h->present);
+        } else {
+            check(c, w, "GenFragmentationPercent", K_RATIO, 0, fp, fp_has, h->fragmentation_percent);
+        }
         GEN_CHECK("GenInMB", K_MB, 0, hist, (double)h->in);
         GEN_CHECK("GenOutMB", K_MB, 0, hist, (double)h->out);
         /* GenPromotedMB reads HeapStats unconditionally (throws without: "exception:...") */
@@ -1185,13 +1207,14 @@ static void compare_run(ctx *c, const gcev_stats *s, const oracle *o)
     }
 }
 
-/* ---- the CLI: gcev stats --format json ----------------------------------------------------- */
+/* ---- the CLI: gcev stats --format json (and csv) ------------------------------------------- */
 
-static char *run_cli(const char *gcev, const char *trace, int compat)
+/* gcev stats --format FORMAT [--compat traceevent] TRACE: its stdout, or NULL when it fails. */
+static char *run_cli(const char *gcev, const char *format, const char *trace, int compat)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' stats --format json %s '%s'", gcev, compat ? "--compat traceevent" : "",
-             trace);
+    snprintf(cmd, sizeof cmd, "'%s' stats --format %s %s '%s'", gcev, format,
+             compat ? "--compat traceevent" : "", trace);
     FILE *p = popen(cmd, "r");
     if (!p) {
         return NULL;
@@ -1352,6 +1375,141 @@ static void compare_cli(ctx *c, const gcev_stats *s, const oracle *o, const char
     tj_free(&root);
 }
 
+/* TraceEvent's GenFragmentationPercent of generation gen of GC g is Infinity. */
+static int te_frag_infinite(const oracle *o, const gcev_stats_gc *g, unsigned gen)
+{
+    for (size_t k = 0; k < o->ngcs; k++) {
+        const tj *te = &o->gcs[k];
+        double x = 0;
+        if (inum(J(te, "process")) == g->process_id && inum(J(te, "Number")) == g->number) {
+            return num(AT(J(te, "GenFragmentationPercent"), gen), &x) && isinf(x) && x > 0;
+        }
+    }
+    return 0;
+}
+
+/*
+ * fragmentation_percent in the CLI, text as printed (JSON: the value's text or string, NULL when
+ * the key is absent; CSV: the cell, "" when empty), against the library and TraceEvent:
+ * --compat traceevent gives TraceEvent's Infinity as the JSON string "Infinity" and the CSV cell
+ * inf; gcev's own mode omits it (doc/stats.md); a finite ratio is the library's to %.10g.
+ */
+static void cli_frag(ctx *c, const char *w, const char *what, const oracle *o, const gcev_stats_gc *g,
+                     unsigned gen, const tj *json, const char *cell)
+{
+    const gcev_stats_gen_heap *h = &g->gens[gen];
+    int lib_inf = (h->present & GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE) != 0;
+    int lib_has = (h->present & GCEV_STATS_HEAP_HAS_FRAG_PERCENT) != 0;
+    int te_inf = te_frag_infinite(o, g, gen);
+    const char *inf_text = json ? "Infinity" : "inf";
+    const char *text = json            ? (json->kind == TJ_STR   ? json->str
+                                          : json->kind == TJ_NUM ? json->num
+                                                                 : "?")
+                       : cell && *cell ? cell
+                                       : NULL;
+    int is_inf = text && !strcmp(text, inf_text) && (!json || json->kind == TJ_STR);
+    c->cli_infinities += is_inf;
+    int ok;
+    if (te_inf) {
+        ok = c->compat ? lib_inf && is_inf : !lib_inf && !lib_has && !text;
+    } else if (lib_inf) {
+        ok = 0; /* an Infinity TraceEvent does not have */
+    } else if (lib_has) {
+        double x = text && (!json || json->kind == TJ_NUM) ? strtod(text, NULL) : NAN;
+        ok = fabs(x - h->fragmentation_percent) <= 1e-9 * fmax(1.0, fabs(h->fragmentation_percent));
+    } else {
+        ok = !text;
+    }
+    agree(c, w, what, ok, "gen %s: CLI %s, library %s%.17g, TraceEvent %s", gcev_stats_gen_name(gen),
+          text ? text : "absent",
+          lib_inf   ? "Infinity "
+          : lib_has ? ""
+                    : "absent ",
+          h->fragmentation_percent, te_inf ? "Infinity" : "finite or absent");
+}
+
+/* gcev stats --format json: each GC's heap[].fragmentation_percent (cli_frag). */
+static void compare_cli_frag_json(ctx *c, const gcev_stats *s, const oracle *o, const char *json)
+{
+    tj root;
+    if (tj_parse(json, &root) != 0) {
+        return; /* compare_cli reported it */
+    }
+    const tj *gcs = J(&root, "gcs");
+    for (size_t i = 0; i < tj_len(gcs) && i < gcev_stats_gc_count(s); i++) {
+        const gcev_stats_gc *g = gcev_stats_gc_at(s, i);
+        const tj *heap = J(AT(gcs, i), "heap");
+        char w[64];
+        snprintf(w, sizeof w, "CLI pid %u GC %u", g->process_id, g->number);
+        for (size_t k = 0; k < tj_len(heap); k++) {
+            const tj *e = AT(heap, k), *gen = J(e, "gen");
+            for (unsigned gi = 0; gi < GCEV_STATS_GENS; gi++) {
+                if (gen && gen->kind == TJ_STR && !strcmp(gen->str, gcev_stats_gen_name(gi))) {
+                    cli_frag(c, w, "cli.json.fragmentation_percent", o, g, gi, J(e, "fragmentation_percent"),
+                             NULL);
+                }
+            }
+        }
+    }
+    tj_free(&root);
+}
+
+/* Splits a CSV line (no quoted cells in the generations table) in place: its cell count. */
+static size_t csv_cells(char *line, char **cells, size_t cap)
+{
+    size_t n = 0;
+    for (char *p = line; n < cap;) {
+        cells[n++] = p;
+        p = strchr(p, ',');
+        if (!p) {
+            break;
+        }
+        *p++ = '\0';
+    }
+    return n;
+}
+
+/* gcev stats --format csv --table generations: each row's fragmentation_percent (cli_frag). */
+static void compare_cli_frag_csv(ctx *c, const gcev_stats *s, const oracle *o, char *csv)
+{
+    enum { MAXC = 64 };
+    char *cells[MAXC], *save = NULL;
+    char *line = strtok_r(csv, "\r\n", &save);
+    size_t nh = line ? csv_cells(line, cells, MAXC) : 0;
+    int ipid = -1, igc = -1, igen = -1, ifp = -1;
+    for (size_t i = 0; i < nh; i++) {
+        ipid = !strcmp(cells[i], "process_id") ? (int)i : ipid;
+        igc = !strcmp(cells[i], "gc") ? (int)i : igc;
+        igen = !strcmp(cells[i], "gen") ? (int)i : igen;
+        ifp = !strcmp(cells[i], "fragmentation_percent") ? (int)i : ifp;
+    }
+    if (!agree(c, "CLI csv", "cli.csv.header", ipid >= 0 && igc >= 0 && igen >= 0 && ifp >= 0,
+               "no process_id, gc, gen, fragmentation_percent columns")) {
+        return;
+    }
+    size_t rows = 0;
+    while ((line = strtok_r(NULL, "\r\n", &save)) != NULL) {
+        rows++;
+        if (!agree(c, "CLI csv", "cli.csv.cells", csv_cells(line, cells, MAXC) == nh, "row %zu", rows)) {
+            continue;
+        }
+        const gcev_stats_process *p = gcev_stats_process_find(s, (uint32_t)strtoul(cells[ipid], NULL, 10));
+        size_t j;
+        const gcev_stats_gc *g = p ? find_gc(s, p, (uint32_t)strtoul(cells[igc], NULL, 10), &j) : NULL;
+        unsigned gi = 0;
+        while (gi < GCEV_STATS_GENS && strcmp(cells[igen], gcev_stats_gen_name(gi))) {
+            gi++;
+        }
+        if (!agree(c, "CLI csv", "cli.csv.row", g && gi < GCEV_STATS_GENS,
+                   "pid %s GC %s %s not in the library", cells[ipid], cells[igc], cells[igen])) {
+            continue;
+        }
+        char w[64];
+        snprintf(w, sizeof w, "CLI csv pid %u GC %u", g->process_id, g->number);
+        cli_frag(c, w, "cli.csv.fragmentation_percent", o, g, gi, NULL, cells[ifp]);
+    }
+}
+
 static int g_argc;
 static char **g_argv;
 
@@ -1391,22 +1549,37 @@ static void test_against_traceevent(void **state)
             compare_run(c, s, &o);
             const char *cli = getenv("GCEV_CLI");
             if (cli && *cli) {
-                char *json = run_cli(cli, g_argv[a], compat);
-                if (!agree(c, "CLI", "gcev stats --format json", json != NULL, "%s failed", cli)) {
-                    c->failures++;
-                } else {
-                    uint32_t keep = c->explain;
-                    c->explain = 0;
+                char *json = run_cli(cli, "json", g_argv[a], compat);
+                char *csv = run_cli(cli, "csv --table generations", g_argv[a], compat);
+                uint32_t keep = c->explain;
+                c->explain = 0;
+                if (agree(c, "CLI", "gcev stats --format json", json != NULL, "%s failed", cli)) {
                     compare_cli(c, s, &o, json);
-                    c->explain = keep;
+                    compare_cli_frag_json(c, s, &o, json);
                 }
+                if (agree(c, "CLI", "gcev stats --format csv", csv != NULL, "%s failed", cli)) {
+                    compare_cli_frag_csv(c, s, &o, csv);
+                }
+                c->explain = keep;
                 free(json);
+                free(csv);
             }
             const stats_scenario *sc = stats_scenario_find(g_argv[a]);
             if (sc && !compat && (c->quirks_seen & sc->quirks) != sc->quirks) {
                 /* the synthetic trace no longer shows what it was made for */
                 report(c, "trace", sc->name, "quirks 0x%x seen, 0x%x expected", c->quirks_seen, sc->quirks);
                 c->failures++;
+            }
+            if (sc && sc->frag_infinity) {
+                /* TraceEvent's Infinity is there, and compat mode's JSON and CSV print it
+                 * (cli_frag: as "Infinity" and inf, each where TraceEvent has it) */
+                int cli_ok = !cli || !*cli || (compat ? c->cli_infinities >= 2 : c->cli_infinities == 0);
+                if (c->te_infinities == 0 || !cli_ok) {
+                    report(c, "trace", sc->name,
+                           "%ld infinite GenFragmentationPercent in TraceEvent, %ld in the CLI",
+                           c->te_infinities, c->cli_infinities);
+                    c->failures++;
+                }
             }
             print_counts(c);
             failures += c->failures;
