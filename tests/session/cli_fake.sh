@@ -145,6 +145,19 @@ report)
     # and what was watched and how: the command line the runtime reports, and the profile
     grep -Eq "pid $server: [^<]*fake[^<]* \(profile gc-collect\)" "$dir/live.html" ||
         fail "the page does not name the command line and profile: $(grep -o "pid $server[^<]*" "$dir/live.html" | head -1)"
+    # without --record the same page, allocation section included (the stream is kept in a
+    # temporary file under TMPDIR for it, and removed)
+    mkdir -p "$dir/tmp"
+    kill "$server" 2>/dev/null
+    wait "$server" 2>/dev/null
+    rm -f "$dir/ready"
+    start_server stream
+    export TMPDIR="$dir/tmp"
+    expect 0 "wrote $dir/live2.html" -- report --pid "$server" --duration 0.3 -o "$dir/live2.html"
+    export TMPDIR="$dir"
+    diff <(page "$dir/live2.html") <(page "$dir/file.html") >/dev/null || fail "the page without --record differs from the file's"
+    grep -q 'id="allocations"' "$dir/live2.html" || fail "the live page has no allocation section"
+    [ -z "$(ls -A "$dir/tmp")" ] || fail "the temporary stream was not removed: $(ls "$dir/tmp")"
     ;;
 ctrl_c)
     start_server stream

@@ -17,6 +17,9 @@
 
 #include <errno.h>
 #include <stdio.h>
+#if !defined(_WIN32)
+#include <unistd.h> /* close */
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,19 +35,20 @@
 
 static void usage(FILE *f)
 {
-    fprintf(
-        f,
-        "usage: gcev report [-o OUT] FILE\n"
-        "       gcev report [-o OUT] --pid PID [--duration S] [--record FILE] [--profile P]\n"
-        "One self-contained HTML page of the GC behaviour of a .nettrace/.netperf/.etl/CTF\n"
-        "trace: warnings (lost events, incomplete GCs, a truncated trace), a summary (GC mode,\n"
-        "pauses and their percentiles, PerfView's per-generation GCStats), charts (heap size\n"
-        "per generation, pause timeline with background GCs, pause histogram, allocation\n"
-        "rate, DATAS heap count) and a sortable table of every GC. The page makes no network\n"
-        "request. -o OUT names the page (default report.html; '-' for standard output).\n"
-        "FILE may be '-' for standard input. --pid attaches to a running .NET process\n"
-        "instead and makes the page of its GCs until --duration, Ctrl-C or its end.\n" CLI_LIVE_OPTIONS_HELP
-        "  --record FILE  also write the session's stream to FILE (.nettrace)\n");
+    fprintf(f, "usage: gcev report [-o OUT] FILE\n"
+               "       gcev report [-o OUT] --pid PID [--duration S] [--record FILE] [--profile P]\n"
+               "One self-contained HTML page of the GC behaviour of a .nettrace/.netperf/.etl/CTF\n"
+               "trace: warnings (lost events, incomplete GCs, a truncated trace), a summary (GC mode,\n"
+               "pauses and their percentiles, PerfView's per-generation GCStats), charts (heap size\n"
+               "per generation, pause timeline with background GCs, pause histogram, allocation\n"
+               "rate, DATAS heap count) and a sortable table of every GC. The page makes no network\n"
+               "request. -o OUT names the page (default report.html; '-' for standard output).\n"
+               "FILE may be '-' for standard input. --pid attaches to a running .NET process\n"
+               "instead and makes the page of its GCs until --duration, Ctrl-C or its end; its\n"
+               "heap and allocation sections are read from the stream once the session has\n"
+               "ended: from --record FILE, else from a temporary file in $TMPDIR (or /tmp),\n"
+               "removed at the end.\n" CLI_LIVE_OPTIONS_HELP
+               "  --record FILE  also write the session's stream to FILE (.nettrace)\n");
 }
 
 /* gcev_stats_read_trace's callback: the shared progress line (cli_progress.h). */
@@ -201,8 +205,32 @@ int gcev_cmd_report(int argc, char **argv)
                              "--duration, --record, --profile, --providers and --timeout need --pid");
     }
     if (live.have_pid) {
+        /* The heap and allocation sections read the stream again once the session has ended
+         * (as for --record F): without --record, it is kept in a temporary file, removed at the
+         * end. (No session opens on Windows: gcev_session_none.c.) */
+        char tmp[4096] = "";
+#if !defined(_WIN32)
+        if (!live.record) {
+            const char *dir = getenv("TMPDIR");
+            snprintf(tmp, sizeof tmp, "%s/gcev-report-XXXXXX", dir && dir[0] ? dir : "/tmp");
+            int fd = mkstemp(tmp);
+            if (fd < 0) {
+                fprintf(stderr,
+                        "gcev report: warning: no temporary file in %s (%s): the page will have no "
+                        "heap or allocation section; --record FILE keeps the stream\n",
+                        dir && dir[0] ? dir : "/tmp", strerror(errno));
+                tmp[0] = 0;
+            } else {
+                close(fd);
+                live.record = tmp;
+            }
+        }
+#endif
         gcev_session *sess;
         if ((rc = cli_live_open("report", &live, GCEV_TRACE_ORDER_TIME, &sess)) != 0) {
+            if (tmp[0]) {
+                remove(tmp);
+            }
             return rc;
         }
         /* the page names what was watched and how: the process's command line and the profile */
@@ -224,6 +252,9 @@ int gcev_cmd_report(int argc, char **argv)
         gcev_status end = gcev_session_status(sess, gcev_trace_next(st, &ev, &err), &err);
         int lrc = cli_live_end("report", sess, end == GCEV_OK ? GCEV_END : end, &err);
         cli_live_close(sess);
+        if (tmp[0]) {
+            remove(tmp);
+        }
         return lrc != GCEV_EXIT_OK ? lrc : rc;
     }
     if (!path) {
