@@ -125,7 +125,10 @@ GCEV_API void gcev_heap_reader_free(gcev_heap_reader *r);
  * Returns GCEV_OK, the trace's error, GCEV_E_NOMEM or GCEV_E_INVALID_ARG.
  */
 GCEV_API gcev_status gcev_heap_read_trace(gcev_trace *t, gcev_heap_set **out, gcev_error *err);
-/* gcev_heap_read_trace() on a file opened in time order; *out is NULL when it cannot be opened. */
+/* gcev_heap_read_trace() on a file opened in time order. Returns what gcev_heap_read_trace()
+ * returns, GCEV_E_INVALID_ARG (out NULL), or when the file cannot be opened what
+ * gcev_trace_open_file() returns (GCEV_E_IO, GCEV_E_FORMAT, GCEV_E_UNSUPPORTED, ...) with
+ * *out NULL. */
 GCEV_API gcev_status gcev_heap_read_file(const char *path, gcev_heap_set **out, gcev_error *err);
 
 /* Dumps in the set, in the order their first event came; 0 for NULL. */
@@ -175,6 +178,7 @@ typedef struct gcev_heap_type {
 
 /* Rows of the type table (one per (module, name)), in bytes order, largest first. */
 GCEV_API size_t gcev_heap_type_count(const gcev_heap *h);
+/* Row i into *out: GCEV_OK, or GCEV_E_INVALID_ARG (h or out NULL, i past the count). */
 GCEV_API gcev_status gcev_heap_type_get(const gcev_heap *h, size_t i, gcev_heap_type *out);
 /* The row of a type name (exact, as gcev_heap_type.name; the first when several
  * modules have it), GCEV_HEAP_NONE when none. */
@@ -211,6 +215,7 @@ typedef struct gcev_heap_root {
 } gcev_heap_root;
 
 GCEV_API size_t gcev_heap_root_count(const gcev_heap *h);
+/* Root i into *out: GCEV_OK, or GCEV_E_INVALID_ARG (h or out NULL, i past the count). */
 GCEV_API gcev_status gcev_heap_root_get(const gcev_heap *h, size_t i, gcev_heap_root *out);
 
 /* ---- analyses -------------------------------------------------------------------------- */

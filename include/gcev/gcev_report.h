@@ -88,7 +88,8 @@ typedef int (*gcev_report_write_fn)(void *ctx, const char *data, size_t size);
  * GC gives a page that says so. facts and opts may be NULL (no facts; defaults).
  * Returns GCEV_OK; GCEV_E_INVALID_ARG when s or write is NULL; GCEV_E_NOMEM; or
  * GCEV_E_IO when write returned nonzero (the page is then cut short; nothing is
- * retried). The page is built in memory (its size, see above) before the first
+ * retried); GCEV_E_UNSUPPORTED only from a library whose metric tables lack a value the
+ * page shows (a defect its tests catch). The page is built in memory (its size, see above) before the first
  * write.
  */
 GCEV_API gcev_status gcev_report_write(const gcev_stats *s, const gcev_report_facts *facts,
@@ -98,13 +99,16 @@ GCEV_API gcev_status gcev_report_write(const gcev_stats *s, const gcev_report_fa
 /*
  * The same, into one buffer: *html receives the page (NUL-terminated, malloc'ed;
  * free it with gcev_report_free) and *size its length without the NUL (size may be
- * NULL). Returns GCEV_OK, GCEV_E_INVALID_ARG (s or html NULL) or GCEV_E_NOMEM; on
+ * NULL). Returns GCEV_OK, GCEV_E_INVALID_ARG (s or html NULL), GCEV_E_NOMEM or (as
+ * above) GCEV_E_UNSUPPORTED; on
  * failure *html is NULL and *size 0.
  */
 GCEV_API gcev_status gcev_report_build(const gcev_stats *s, const gcev_report_facts *facts,
                                        const gcev_report_options *opts, char **html, size_t *size);
 
-/* gcev_report_write / gcev_report_build with extras (NULL: none, as those two). */
+/* gcev_report_write / gcev_report_build with extras (NULL: none, as those two), returning
+ * their statuses (GCEV_OK, GCEV_E_INVALID_ARG, GCEV_E_NOMEM, GCEV_E_IO for the writer,
+ * GCEV_E_UNSUPPORTED). */
 GCEV_API gcev_status gcev_report_write_ex(const gcev_stats *s, const gcev_report_facts *facts,
                                           const gcev_report_options *opts, const gcev_report_extras *extras,
                                           gcev_report_write_fn write, void *ctx);

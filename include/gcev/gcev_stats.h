@@ -664,7 +664,8 @@ GCEV_API gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_
  */
 GCEV_API gcev_status gcev_stats_add_decoded(gcev_stats *s, const gcev_event *ev, double ms,
                                             uint64_t thread_id);
-/* As gcev_stats_add_decoded() for an event of process process_id. */
+/* As gcev_stats_add_decoded() for an event of process process_id: GCEV_OK, GCEV_E_INVALID_ARG
+ * or GCEV_E_NOMEM. */
 GCEV_API gcev_status gcev_stats_add_decoded_process(gcev_stats *s, const gcev_event *ev, double ms,
                                                     uint64_t thread_id, uint32_t process_id);
 

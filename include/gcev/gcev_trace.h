@@ -258,7 +258,9 @@ GCEV_API gcev_status gcev_trace_open_file(const char *path, const gcev_trace_opt
  * As gcev_trace_open_file() over size bytes at data, which must stay valid and
  * unchanged until gcev_trace_close(): nothing is copied, events' payloads point
  * into it (for a ZIP archive: into the trace's window over the inflated entry).
- * data may be NULL only when size is 0.
+ * data may be NULL only when size is 0. Returns as gcev_trace_open_file() does: GCEV_OK,
+ * GCEV_E_INVALID_ARG (data NULL with size > 0, or out NULL), GCEV_E_NOMEM,
+ * GCEV_E_TRUNCATED_FILE, GCEV_E_UNSUPPORTED, GCEV_E_FORMAT or GCEV_E_LIMIT.
  */
 GCEV_API gcev_status gcev_trace_open_memory(const void *data, size_t size, const gcev_trace_options *opts,
                                             gcev_trace **out, gcev_error *err);
