@@ -20,6 +20,7 @@
 #include "failalloc.h"
 #include "gcev_report_buf.h"
 #include "gcev_report_internal.h"
+#include "gcev_text.h"
 #include "report_trace.h"
 #include "testutil.h"
 
@@ -91,7 +92,7 @@ static int clean_utf8(const char *s, size_t n)
     const unsigned char *p = (const unsigned char *)s;
     while (n) {
         size_t len;
-        uint32_t cp = gcev_rb_utf8_next(p, n, &len);
+        uint32_t cp = gcev_utf8_next(p, n, &len);
         if ((cp == 0xFFFD && !(len == 3 && p[0] == 0xEF)) || (cp < 0x20 && cp != '\t' && cp != '\n') ||
             (cp >= 0x7F && cp <= 0x9F)) {
             return 0;

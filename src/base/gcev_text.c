@@ -79,6 +79,95 @@ uint32_t gcev_utf16_next(gcev_utf16 s, uint32_t *i)
 {
     return next_code_point(s, i);
 }
+
+uint32_t gcev_utf8_next(const uint8_t *s, size_t n, size_t *len)
+{
+    uint8_t b = s[0];
+    size_t k = b < 0x80                 ? 1
+               : b >= 0xc2 && b <= 0xdf ? 2
+               : b >= 0xe0 && b <= 0xef ? 3
+               : b >= 0xf0 && b <= 0xf4 ? 4
+                                        : 0;
+    *len = 1;
+    if (k == 0 || k > n) {
+        return 0xFFFD;
+    }
+    uint32_t v = k == 1 ? b : b & (0x7fu >> k);
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xc0) != 0x80) {
+            return 0xFFFD;
+        }
+        v = v << 6 | (s[i] & 0x3fu);
+    }
+    /* overlong 3/4-byte forms (2-byte ones are excluded by the lead byte), surrogates, beyond
+     * U+10FFFF */
+    if ((k == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) ||
+        (k == 4 && (v < 0x10000 || v > 0x10ffff))) {
+        return 0xFFFD;
+    }
+    *len = k;
+    return v;
+}
+
+int gcev_unicode_is_control(uint32_t cp)
+{
+    return (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7f && cp <= 0x9f);
+}
+
+static size_t json_u_escape(uint32_t cp, char out[GCEV_JSON_CP_MAX])
+{
+    static const char hex[] = "0123456789abcdef";
+    out[0] = '\\';
+    out[1] = 'u';
+    for (int i = 0; i < 4; i++) {
+        out[2 + i] = hex[(cp >> (12 - 4 * i)) & 0xf];
+    }
+    return 6;
+}
+
+size_t gcev_json_escape_cp(uint32_t cp, unsigned flags, char out[GCEV_JSON_CP_MAX])
+{
+    switch (cp) {
+    case '"':
+    case '\\':
+        out[0] = '\\';
+        out[1] = (char)cp;
+        return 2;
+    case '\n':
+        out[0] = '\\';
+        out[1] = 'n';
+        return 2;
+    case '\t':
+        out[0] = '\\';
+        out[1] = 't';
+        return 2;
+    case '\r':
+        if (!(flags & GCEV_JSON_SANITIZE)) {
+            out[0] = '\\';
+            out[1] = 'r';
+            return 2;
+        }
+        break;
+    case '<':
+    case '>':
+    case '&':
+    case 0x2028:
+    case 0x2029:
+        if (flags & GCEV_JSON_IN_HTML) {
+            return json_u_escape(cp, out);
+        }
+        break;
+    default:
+        break;
+    }
+    if ((flags & GCEV_JSON_SANITIZE) && (gcev_unicode_is_control(cp) || cp == 0xfffd)) {
+        return json_u_escape(0xfffd, out);
+    }
+    if (cp < 0x20) {
+        return json_u_escape(cp, out);
+    }
+    return encode_utf8(cp, out);
+}
 size_t gcev_utf8_encode(uint32_t cp, char out[4])
 {
     return encode_utf8(cp, out);

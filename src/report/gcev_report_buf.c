@@ -2,35 +2,32 @@
 /* The page builder's output buffer and escaping (gcev_report_buf.h). */
 #include "gcev_report_buf.h"
 
+#include "gcev_text.h"
+#include "gcev_vec.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Room for `more` bytes and a terminator; on failure the buffer is marked out of memory and
+ * every later write is dropped (the page builder checks b->oom once, at the end). */
 static int grow(gcev_rb *b, size_t more)
 {
     if (b->oom) {
         return 0;
     }
-    if (b->cap - b->n > more) {
-        return 1;
+    if (more >= SIZE_MAX - b->n) {
+        b->oom = 1;
+        return 0;
     }
-    size_t cap = b->cap ? b->cap : 65536;
-    while (cap - b->n <= more) {
-        if (cap > SIZE_MAX / 2) {
-            b->oom = 1;
-            return 0;
-        }
-        cap *= 2;
-    }
-    char *p = realloc(b->p, cap);
-    if (!p) {
+    void *p = b->p;
+    if (!gcev_reserve(&p, &b->cap, b->n + more + 1, 1)) {
         b->oom = 1;
         return 0;
     }
     b->p = p;
-    b->cap = cap;
     return 1;
 }
 
@@ -113,46 +110,6 @@ void gcev_rb_fix(gcev_rb *b, double v, int decimals)
     gcev_rb_printf(b, "%.*f", decimals, v);
 }
 
-uint32_t gcev_rb_utf8_next(const unsigned char *s, size_t n, size_t *len)
-{
-    unsigned c = s[0];
-    *len = 1;
-    if (c < 0x80) {
-        return c;
-    }
-    size_t need;
-    uint32_t cp, min;
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 1, cp = c & 0x1F, min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2, cp = c & 0x0F, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3, cp = c & 0x07, min = 0x10000;
-    } else {
-        return 0xFFFD;
-    }
-    if (n - 1 < need) {
-        return 0xFFFD;
-    }
-    for (size_t i = 1; i <= need; i++) {
-        if ((s[i] & 0xC0) != 0x80) {
-            return 0xFFFD;
-        }
-        cp = (cp << 6) | (s[i] & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        return 0xFFFD;
-    }
-    *len = need + 1;
-    return cp;
-}
-
-/* Controls (C0 but tab/LF, DEL, C1) are not text a page should carry. */
-static int is_control(uint32_t cp)
-{
-    return (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7F && cp <= 0x9F);
-}
-
 static const char fffd[] = "\xEF\xBF\xBD";
 
 void gcev_rb_html(gcev_rb *b, const char *s)
@@ -164,7 +121,7 @@ void gcev_rb_html(gcev_rb *b, const char *s)
     size_t n = strlen(s);
     while (n) {
         size_t len;
-        uint32_t cp = gcev_rb_utf8_next(p, n, &len);
+        uint32_t cp = gcev_utf8_next(p, n, &len);
         switch (cp) {
         case '&':
             gcev_rb_puts(b, "&amp;");
@@ -182,7 +139,7 @@ void gcev_rb_html(gcev_rb *b, const char *s)
             gcev_rb_puts(b, "&#39;");
             break;
         default:
-            if (is_control(cp) || cp == 0xFFFD) {
+            if (gcev_unicode_is_control(cp) || cp == 0xFFFD) {
                 gcev_rb_puts(b, fffd);
             } else {
                 gcev_rb_put(b, (const char *)p, len);
@@ -204,21 +161,11 @@ void gcev_rb_json_str(gcev_rb *b, const char *s)
     gcev_rb_putc(b, '"');
     while (n) {
         size_t len;
-        uint32_t cp = gcev_rb_utf8_next(p, n, &len);
-        if (cp == '"' || cp == '\\') {
-            gcev_rb_putc(b, '\\');
-            gcev_rb_putc(b, (char)cp);
-        } else if (cp == '\n') {
-            gcev_rb_puts(b, "\\n");
-        } else if (cp == '\t') {
-            gcev_rb_puts(b, "\\t");
-        } else if (cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029) {
-            gcev_rb_printf(b, "\\u%04x", (unsigned)cp);
-        } else if (is_control(cp) || cp == 0xFFFD) {
-            gcev_rb_puts(b, "\\ufffd");
-        } else {
-            gcev_rb_put(b, (const char *)p, len);
-        }
+        char tmp[GCEV_JSON_CP_MAX];
+        /* in the page's <script>, for people: HTML-safe, controls as U+FFFD */
+        gcev_rb_put(
+            b, tmp,
+            gcev_json_escape_cp(gcev_utf8_next(p, n, &len), GCEV_JSON_IN_HTML | GCEV_JSON_SANITIZE, tmp));
         p += len;
         n -= len;
     }

@@ -37,6 +37,5 @@ void gcev_rb_json_str(gcev_rb *b, const char *s);
  * The next code point of s[0..n): *len receives its byte count (>= 1); invalid or
  * over-long sequences, surrogates and values past U+10FFFF give U+FFFD for one byte.
  */
-uint32_t gcev_rb_utf8_next(const unsigned char *s, size_t n, size_t *len);
 
 #endif
