@@ -6,9 +6,12 @@
  * sequential read (checksum) of the same bytes, measured in the same run.
  *
  *   bench_trace [TRACE...]
- *   bench_trace --callgrind N TRACE   N passes of walk_loop, then N of walk_decode_loop,
- *                                     printing the events each walked (for
+ *   bench_trace --callgrind N TRACE   N passes of walk_loop, then N of walk_decode_loop, then N
+ *                                     of walk_fields_loop, printing the events each walked (for
  *                                     valgrind --toggle-collect=walk_loop; bench/instructions.sh)
+ *
+ * walk_fields_loop is what a generic consumer does: walk, decode every GC payload and read
+ * every top-level field with gcev_field_next.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -46,7 +49,8 @@ static uint8_t *slurp(const char *path, size_t *n)
     return p;
 }
 
-/* Events walked; decode = 1 also decodes payloads with a compiled schema. */
+/* Events walked; decode >= 1 also decodes payloads with a compiled schema, decode == 2 then
+ * reads every field of the decoded event with the generic field walk. */
 static unsigned long long walk(const uint8_t *p, size_t n, int decode, unsigned long long *sink)
 {
     gcev_trace *t;
@@ -64,6 +68,14 @@ static unsigned long long walk(const uint8_t *p, size_t n, int decode, unsigned 
             gcev_event out;
             if (gcev_decode(&in, &out, NULL) == GCEV_OK) {
                 *sink += out.consumed;
+                if (decode == 2) {
+                    gcev_field_iter it;
+                    gcev_field f;
+                    gcev_field_iter_init(&it, &out);
+                    while (gcev_field_next(&it, &f)) {
+                        *sink += f.v.u;
+                    }
+                }
             }
         }
     }
@@ -84,6 +96,14 @@ __attribute__((noinline)) unsigned long long walk_decode_loop(const uint8_t *p, 
                                                               unsigned long long *sink)
 {
     return walk(p, n, 1, sink);
+}
+
+__attribute__((noinline)) unsigned long long walk_fields_loop(const uint8_t *p, size_t n,
+                                                              unsigned long long *sink);
+__attribute__((noinline)) unsigned long long walk_fields_loop(const uint8_t *p, size_t n,
+                                                              unsigned long long *sink)
+{
+    return walk(p, n, 2, sink);
 }
 
 /* GC events (a compiled schema) of the trace. */
@@ -160,8 +180,12 @@ int main(int argc, char **argv)
         for (long r = 0; r < passes; r++) {
             walk_decode_loop(p, n, &sink);
         }
-        printf("events walk_loop %llu\nevents walk_decode_loop %llu\ngc_events walk_decode_loop %llu\n",
-               events, events, gc * (unsigned long long)passes);
+        for (long r = 0; r < passes; r++) {
+            walk_fields_loop(p, n, &sink);
+        }
+        printf("events walk_loop %llu\nevents walk_decode_loop %llu\nevents walk_fields_loop %llu\n"
+               "gc_events walk_decode_loop %llu\n",
+               events, events, events, gc * (unsigned long long)passes);
         free(p);
         return sink == 42;
     }

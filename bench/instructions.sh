@@ -13,8 +13,14 @@
 # "3.0 trace, all GC" (fixed and variable size). The typed loop calls the generated
 # gcev_decode_<family>() over each family's payloads; "(own)" subtracts the same loop around
 # a function that does nothing (the caller's loop, argument set-up, call and return); the
-# field walk figure is decode + walk minus decode. Traces: $GCEV_SHARED_DIR/corpus (default ../shared/corpus), plus any
-# large trace in BUILD_DIR/bigtraces (bench/whole_process.sh makes them).
+# field walk figure is decode + walk minus decode. Traces: $GCEV_SHARED_DIR/corpus (default ../shared/corpus), the
+# .NET 10 captures of tests/data/traces that hold the most GC events (svr-datas-gc-verbose: DATAS and
+# GCDynamicEvent under dotnet-trace's gc-verbose profile; wks-full: GC keyword Verbose), plus any
+# large trace in BUILD_DIR/bigtraces (bench/whole_process.sh makes them; a dense .NET 10
+# capture can be dropped there too). Per trace: walk (gcev_trace_next), walk+decode (gcev_decode
+# of every GC payload), walk+fields (the same plus gcev_field_next over every top-level field of
+# every GC event, what a generic consumer does), each per event walked; then per GC event the
+# cost of decode and of decode + fields beyond the walk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -65,15 +71,19 @@ if [ -f "$t30" ]; then
 fi
 
 echo
-printf '%-58s %12s %14s %12s %12s\n' "trace walk (instructions/event)" "walk" "walk+decode" "per GC event" "events"
-for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$build"/bigtraces/*; do
+printf '%-58s %9s %12s %12s %10s %10s %9s\n' "trace walk (instructions/event)" "walk" "walk+decode" "walk+fields" \
+    "decode/GC" "fields/GC" "events"
+t10=tests/data/traces
+for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$t10"/svr-datas-gc-verbose.nettrace \
+    "$t10"/wks-full.nettrace "$build"/bigtraces/*; do
     [ -f "$f" ] || continue
     size=$(stat -c %s "$f")
     passes=$(( size > 20000000 ? 1 : (size > 1000000 ? 2 : 20) ))
     w=$(ir walk_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     n=$(events walk_loop)
     wd=$(ir walk_decode_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
+    wf=$(ir walk_fields_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     g=$(awk '$1 == "gc_events" {print $3}' "$out/stdout")
-    printf '%-58s %12s %14s %12s %12s\n' "$(basename "$f")" "$(per "$w" "$n")" "$(per "$wd" "$n")" \
-        "$(per $((wd - w)) "$g")" "$n"
+    printf '%-58s %9s %12s %12s %10s %10s %9s\n' "$(basename "$f")" "$(per "$w" "$n")" "$(per "$wd" "$n")" \
+        "$(per "$wf" "$n")" "$(per $((wd - w)) "$g")" "$(per $((wf - w)) "$g")" "$n"
 done
