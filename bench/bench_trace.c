@@ -7,11 +7,14 @@
  *
  *   bench_trace [TRACE...]
  *   bench_trace --callgrind N TRACE   N passes of walk_loop, then N of walk_decode_loop, then N
- *                                     of walk_fields_loop, printing the events each walked (for
- *                                     valgrind --toggle-collect=walk_loop; bench/instructions.sh)
+ *                                     of walk_fields_loop and N of walk_names_loop, printing the
+ *                                     events each walked (for valgrind
+ *                                     --toggle-collect=walk_loop; bench/instructions.sh)
  *
  * walk_fields_loop is what a generic consumer does: walk, decode every GC payload and read
- * every top-level field with gcev_field_next.
+ * every top-level field with gcev_field_next, value names left to gcev_field_value_name
+ * (GCEV_FIELD_LAZY_NAMES) and not asked for; walk_names_loop the same with the iterator's
+ * default, which looks up the value name of every mapped field.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -50,7 +53,8 @@ static uint8_t *slurp(const char *path, size_t *n)
 }
 
 /* Events walked; decode >= 1 also decodes payloads with a compiled schema, decode == 2 then
- * reads every field of the decoded event with the generic field walk. */
+ * reads every field of the decoded event with the generic field walk (lazy value names),
+ * decode == 3 the same with the value names looked up. */
 static unsigned long long walk(const uint8_t *p, size_t n, int decode, unsigned long long *sink)
 {
     gcev_trace *t;
@@ -68,10 +72,13 @@ static unsigned long long walk(const uint8_t *p, size_t n, int decode, unsigned 
             gcev_event out;
             if (gcev_decode(&in, &out, NULL) == GCEV_OK) {
                 *sink += out.consumed;
-                if (decode == 2) {
+                if (decode >= 2) {
                     gcev_field_iter it;
                     gcev_field f;
                     gcev_field_iter_init(&it, &out);
+                    if (decode == 2) {
+                        gcev_field_iter_set_options(&it, GCEV_FIELD_LAZY_NAMES);
+                    }
                     while (gcev_field_next(&it, &f)) {
                         *sink += f.v.u;
                     }
@@ -104,6 +111,14 @@ __attribute__((noinline)) unsigned long long walk_fields_loop(const uint8_t *p, 
                                                               unsigned long long *sink)
 {
     return walk(p, n, 2, sink);
+}
+
+__attribute__((noinline)) unsigned long long walk_names_loop(const uint8_t *p, size_t n,
+                                                             unsigned long long *sink);
+__attribute__((noinline)) unsigned long long walk_names_loop(const uint8_t *p, size_t n,
+                                                             unsigned long long *sink)
+{
+    return walk(p, n, 3, sink);
 }
 
 /* GC events (a compiled schema) of the trace. */
@@ -183,9 +198,12 @@ int main(int argc, char **argv)
         for (long r = 0; r < passes; r++) {
             walk_fields_loop(p, n, &sink);
         }
+        for (long r = 0; r < passes; r++) {
+            walk_names_loop(p, n, &sink);
+        }
         printf("events walk_loop %llu\nevents walk_decode_loop %llu\nevents walk_fields_loop %llu\n"
-               "gc_events walk_decode_loop %llu\n",
-               events, events, events, gc * (unsigned long long)passes);
+               "events walk_names_loop %llu\ngc_events walk_decode_loop %llu\n",
+               events, events, events, events, gc * (unsigned long long)passes);
         free(p);
         return sink == 42;
     }

@@ -19,8 +19,10 @@
 # large trace in BUILD_DIR/bigtraces (bench/whole_process.sh makes them; a dense .NET 10
 # capture can be dropped there too). Per trace: walk (gcev_trace_next), walk+decode (gcev_decode
 # of every GC payload), walk+fields (the same plus gcev_field_next over every top-level field of
-# every GC event, what a generic consumer does), each per event walked; then per GC event the
-# cost of decode and of decode + fields beyond the walk.
+# every GC event, what a generic consumer does, value names left to gcev_field_value_name:
+# GCEV_FIELD_LAZY_NAMES), +names (the same with the iterator's default, a value name looked up
+# for every mapped field), each per event walked; then per GC event the cost of decode and of
+# decode + fields beyond the walk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -71,8 +73,8 @@ if [ -f "$t30" ]; then
 fi
 
 echo
-printf '%-58s %9s %12s %12s %10s %10s %9s\n' "trace walk (instructions/event)" "walk" "walk+decode" "walk+fields" \
-    "decode/GC" "fields/GC" "events"
+printf '%-58s %8s %12s %12s %9s %10s %10s %9s\n' "trace walk (instructions/event)" "walk" "walk+decode" "walk+fields" \
+    "+names" "decode/GC" "fields/GC" "events"
 t10=tests/data/traces
 for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$t10"/svr-datas-gc-verbose.nettrace \
     "$t10"/wks-full.nettrace "$build"/bigtraces/*; do
@@ -83,7 +85,8 @@ for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$t10"/svr-dat
     n=$(events walk_loop)
     wd=$(ir walk_decode_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     wf=$(ir walk_fields_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
+    wn=$(ir walk_names_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     g=$(awk '$1 == "gc_events" {print $3}' "$out/stdout")
-    printf '%-58s %9s %12s %12s %10s %10s %9s\n' "$(basename "$f")" "$(per "$w" "$n")" "$(per "$wd" "$n")" \
-        "$(per "$wf" "$n")" "$(per $((wd - w)) "$g")" "$(per $((wf - w)) "$g")" "$n"
+    printf '%-58s %8s %12s %12s %9s %10s %10s %9s\n' "$(basename "$f")" "$(per "$w" "$n")" "$(per "$wd" "$n")" \
+        "$(per "$wf" "$n")" "$(per "$wn" "$n")" "$(per $((wd - w)) "$g")" "$(per $((wf - w)) "$g")" "$n"
 done

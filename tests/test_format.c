@@ -356,6 +356,106 @@ static void test_format_names_json_names_known_values_only(void **state)
     assert_string_equal(s, "{}");
 }
 
+/* GCEV_FIELD_LAZY_NAMES: the same fields, value_name left to gcev_field_value_name. */
+static void test_format_lazy_names_leave_value_name_to_the_accessor(void **state)
+{
+    (void)state;
+    gcev_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.u.gc_start.reason = 1; /* Induced */
+    ev.u.gc_start.type = 77;  /* no name */
+    coded c;
+    encode_decode(&c, &gcev_provider_runtime, 1, 2, 8, &ev);
+    gcev_field_iter it;
+    gcev_field_iter_init(&it, &c.ev);
+    gcev_field_iter_set_options(&it, GCEV_FIELD_LAZY_NAMES);
+    gcev_field f;
+    int reasons = 0;
+    while (gcev_field_next(&it, &f)) {
+        assert_null(f.value_name);
+        if (!strcmp(f.name, "Reason")) {
+            assert_string_equal(gcev_field_value_name(&f), "Induced");
+            reasons++;
+        } else if (!strcmp(f.name, "Type")) {
+            assert_null(gcev_field_value_name(&f)); /* 77: unknown */
+        }
+    }
+    assert_int_equal(reasons, 1);
+    /* the runtime's reasons beyond the manifest's map, as gcev_map_value_name names them */
+    ev.u.gc_start.reason = 12;
+    encode_decode(&c, &gcev_provider_runtime, 1, 2, 8, &ev);
+    gcev_field r = field_named(&c.ev, "Reason");
+    assert_non_null(r.value_name);
+    assert_ptr_equal(gcev_field_value_name(&r), r.value_name);
+    /* options back to none: names again */
+    gcev_field_iter_init(&it, &c.ev);
+    gcev_field_iter_set_options(&it, GCEV_FIELD_LAZY_NAMES);
+    gcev_field_iter_set_options(&it, 0);
+    while (gcev_field_next(&it, &f) && strcmp(f.name, "Reason") != 0) {
+    }
+    assert_string_equal(f.name, "Reason");
+    assert_ptr_equal(f.value_name, r.value_name);
+    gcev_field_iter_set_options(NULL, GCEV_FIELD_LAZY_NAMES); /* ignored */
+    assert_null(gcev_field_value_name(NULL));
+}
+
+/* Every value of every map the templates use, and the gaps around them, named as a search
+ * of the sorted entries names them (gcev_map_name indexes maps without gaps directly). */
+static void check_map_names(const gcev_map *m)
+{
+    gcev_map_info mi;
+    assert_int_equal(gcev_map_get_info(m, &mi), GCEV_OK);
+    for (size_t i = 0; i < mi.count; i++) {
+        uint32_t v;
+        const char *name;
+        assert_int_equal(gcev_map_entry_at(m, i, &v, &name), GCEV_OK);
+        assert_ptr_equal(gcev_map_name(m, v), name);
+        for (uint64_t u = v + 1ull; u <= v + 3ull; u++) {
+            uint32_t next = 0;
+            const char *nn = NULL;
+            int named = i + 1 < mi.count && gcev_map_entry_at(m, i + 1, &next, &nn) == GCEV_OK && next == u;
+            if (named) {
+                break;
+            }
+            assert_null(gcev_map_name(m, u));
+        }
+        if (v > 0 && i == 0) {
+            assert_null(gcev_map_name(m, v - 1));
+        }
+    }
+    assert_null(gcev_map_name(m, UINT64_C(1) << 32));
+}
+
+static void check_template_maps(const gcev_template *t)
+{
+    for (size_t i = 0; i < gcev_template_field_count(t); i++) {
+        gcev_field_info fi;
+        assert_int_equal(gcev_template_field(t, i, &fi), GCEV_OK);
+        if (fi.map) {
+            check_map_names(fi.map);
+        }
+        if (fi.elem) {
+            check_template_maps(fi.elem);
+        }
+    }
+}
+
+static void test_format_map_names_of_every_map_match_the_entries(void **state)
+{
+    (void)state;
+    size_t np;
+    const gcev_provider *const *ps = gcev_providers(&np);
+    for (size_t p = 0; p < np; p++) {
+        gcev_provider_info pi;
+        assert_int_equal(gcev_provider_get_info(ps[p], &pi), GCEV_OK);
+        for (size_t e = 0; e < pi.event_count; e++) {
+            gcev_event_info ei;
+            assert_int_equal(gcev_event_get_info(gcev_provider_event_at(ps[p], e), &ei), GCEV_OK);
+            check_template_maps(ei.fields);
+        }
+    }
+}
+
 /* ---- every event version: a payload from its schema, formatted ---- */
 
 typedef struct wbuf {
@@ -474,6 +574,29 @@ static size_t walk_fields(gcev_field_iter *it)
     return n;
 }
 
+/* The walk with GCEV_FIELD_LAZY_NAMES yields the same fields as without, value_name aside,
+ * which gcev_field_value_name gives as the eager walk filled it. */
+static void assert_lazy_walk_matches(const gcev_event *ev)
+{
+    gcev_field_iter eager, lazy;
+    gcev_field_iter_init(&eager, ev);
+    gcev_field_iter_init(&lazy, ev);
+    gcev_field_iter_set_options(&lazy, GCEV_FIELD_LAZY_NAMES);
+    for (;;) {
+        gcev_field a, b;
+        int more = gcev_field_next(&eager, &a);
+        assert_int_equal(gcev_field_next(&lazy, &b), more);
+        if (!more) {
+            break;
+        }
+        assert_null(b.value_name);
+        assert_ptr_equal(gcev_field_value_name(&b), a.value_name);
+        assert_ptr_equal(gcev_field_value_name(&a), a.value_name);
+        b.value_name = a.value_name;
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+}
+
 static void test_format_every_event_version_gives_json_with_every_field(void **state)
 {
     (void)state;
@@ -508,6 +631,7 @@ static void test_format_every_event_version_gives_json_with_every_field(void **s
                 gcev_field_iter it;
                 gcev_field_iter_init(&it, &ev);
                 size_t walked = walk_fields(&it);
+                assert_lazy_walk_matches(&ev);
                 /* primitive arrays are one key holding numbers: no extra fields */
                 assert_int_equal(json_fields(&v), walked);
                 tj_free(&v);
@@ -896,6 +1020,8 @@ int main(void)
         cmocka_unit_test(test_format_text_struct_array_bitmap_names_last_flag),
         cmocka_unit_test(test_format_text_one_trailing_byte_is_reported),
         cmocka_unit_test(test_format_names_json_names_known_values_only),
+        cmocka_unit_test(test_format_lazy_names_leave_value_name_to_the_accessor),
+        cmocka_unit_test(test_format_map_names_of_every_map_match_the_entries),
         cmocka_unit_test(test_format_every_event_version_gives_json_with_every_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -486,7 +486,8 @@ typedef struct gcev_field {
         gcev_array array; /* arrays (is_array) */
         gcev_guid guid;
     } v;
-    const char *value_name; /* name of v.u in a value map, NULL if none/unknown */
+    const char *value_name; /* name of v.u in a value map, NULL if none/unknown (always NULL
+                             * with GCEV_FIELD_LAZY_NAMES: see gcev_field_value_name) */
 } gcev_field;
 
 /* Iteration state, on the caller's stack. Its members are private: they may change
@@ -519,6 +520,25 @@ GCEV_API gcev_status gcev_field_iter_elem(gcev_field_iter *it, const gcev_array 
                                           void *elem_buf, size_t elem_buf_size);
 /* Next field into *f; returns 1, or 0 at the end (or when it or f is NULL). */
 GCEV_API int gcev_field_next(gcev_field_iter *it, gcev_field *f);
+
+/* Options of an iteration (gcev_field_iter_set_options), or'ed. */
+enum {
+    /* gcev_field_next() leaves value_name NULL instead of looking up the name of every
+     * mapped field's value; gcev_field_value_name() gives it for the fields asked about. */
+    GCEV_FIELD_LAZY_NAMES = 1u << 0
+};
+/*
+ * Sets the options of the iteration it (after gcev_field_iter_init() or
+ * gcev_field_iter_elem(), which start with none). A NULL it is ignored; unknown bits are
+ * ignored.
+ */
+GCEV_API void gcev_field_iter_set_options(gcev_field_iter *it, unsigned options);
+/*
+ * The name of f->v.u in f's value map, as f->value_name holds it when gcev_field_next()
+ * looks it up (gcev_map_value_name(f->map, f->v.u)): NULL when f is NULL, has no map or a
+ * bit map, or the map does not name the value. Works with and without GCEV_FIELD_LAZY_NAMES.
+ */
+GCEV_API const char *gcev_field_value_name(const gcev_field *f);
 
 /* "GCStart_V2 Count=8 Depth=0 Reason=0(AllocSmall) ..." into buf; snprintf semantics.
  * ev NULL or not decoded gives "". */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gcev_compiler.h"
 #include "gcev_out.h"
 #include "gcev_decode.h"
 #include "gcev_read.h"
@@ -22,6 +23,15 @@
 /* The iterator's private members, named for what they hold. */
 #define IT_TMPL(it) ((const gcev_template *)(it)->priv_tmpl_)
 #define IT_BASE(it) ((const uint8_t *)(it)->priv_base_)
+/* How gcev_field_next walks, in one word read once per field. */
+#define IT_MODE(it) ((it)->priv_reserved_[0])
+/* Fields to yield: those before the first one decoding did not reach (0 without a template). */
+#define IT_LIMIT(it) ((it)->priv_reserved_[1])
+enum {
+    IT_WIRE8 = 1u << 0,     /* 8-byte pointers: the index of gcev_field_desc.wire to read */
+    IT_ALIGNED = 1u << 1,   /* C-aligned struct elements (a runtime quirk) */
+    IT_LAZY_NAMES = 1u << 2 /* GCEV_FIELD_LAZY_NAMES */
+};
 
 static void iter_start(gcev_field_iter *it, const gcev_template *t, const void *base, uint8_t ps,
                        uint8_t aligned)
@@ -34,6 +44,19 @@ static void iter_start(gcev_field_iter *it, const gcev_template *t, const void *
     if (base) {
         memcpy(&it->priv_present_, base, sizeof it->priv_present_);
     }
+    IT_MODE(it) = (ps == 8 ? IT_WIRE8 : 0) | (aligned ? IT_ALIGNED : 0);
+    /* Counted once here rather than tested per field: a fully decoded event (the usual
+     * case) has every bit of all_present; after a payload fault the fields stop at the
+     * first one not present. */
+    uint64_t n = 0;
+    if (t && t->all_present && (it->priv_present_ & t->all_present) == t->all_present) {
+        n = t->nfields;
+    } else if (t) {
+        while (n < t->nfields && (it->priv_present_ & (UINT64_C(1) << t->fields[n].present_bit))) {
+            n++;
+        }
+    }
+    IT_LIMIT(it) = n;
 }
 
 void gcev_field_iter_init(gcev_field_iter *it, const gcev_event *ev)
@@ -59,31 +82,29 @@ gcev_status gcev_field_iter_elem(gcev_field_iter *it, const gcev_array *a, uint3
     return st;
 }
 
-int gcev_field_next(gcev_field_iter *it, gcev_field *f)
+void gcev_field_iter_set_options(gcev_field_iter *it, unsigned options)
 {
-    const gcev_template *t = it ? IT_TMPL(it) : NULL;
-    if (!f || !t || it->priv_next_ >= t->nfields) {
-        return 0;
+    if (!it) {
+        return;
     }
-    const gcev_field_desc *d = &t->fields[it->priv_next_];
-    if (!(it->priv_present_ & (UINT64_C(1) << d->present_bit))) {
-        return 0; /* decoding stopped before this field */
+    IT_MODE(it) &= ~(uint64_t)IT_LAZY_NAMES;
+    if (options & GCEV_FIELD_LAZY_NAMES) {
+        IT_MODE(it) |= IT_LAZY_NAMES;
     }
-    it->priv_next_++;
-    memset(f, 0, sizeof *f);
-    f->name = d->name;
-    f->type = (gcev_type)d->type;
-    f->is_array = d->store == GCEV_S_ARRAY;
-    f->hex = d->out_type == GCEV_OUT_HEX;
-    f->map = d->map;
-    const uint8_t *p = IT_BASE(it) + d->offset;
-    unsigned w = gcev_wire_size(f->type, it->priv_pointer_size_);
-    if (it->priv_aligned_ && d->store != GCEV_S_ARRAY && w) {
-        unsigned a = gcev_wire_align(f->type, it->priv_pointer_size_);
-        it->priv_pos_ = (it->priv_pos_ + a - 1) / a * a;
+}
+
+const char *gcev_field_value_name(const gcev_field *f)
+{
+    if (!f || !f->map || f->map->is_bitmap) {
+        return NULL;
     }
-    f->payload_offset = it->priv_pos_;
-    switch (d->store) {
+    return gcev_map_value_name(f->map, f->v.u);
+}
+
+/* The member of kind `store` at p into f->v. */
+static inline void load_value(gcev_field *f, uint8_t store, const uint8_t *p)
+{
+    switch (store) {
     case GCEV_S_U8:
         f->v.u = *p;
         break;
@@ -147,7 +168,32 @@ int gcev_field_next(gcev_field_iter *it, gcev_field *f)
     default:
         break;
     }
-    /* advance the payload position the way the decoder did */
+}
+
+/* The value's name, for iterations without GCEV_FIELD_LAZY_NAMES. Out of line and called
+ * last, so the straight path of gcev_field_next stays a leaf that saves no registers. */
+static GCEV_NOINLINE int put_value_name(gcev_field *f)
+{
+    f->value_name = gcev_map_value_name(f->map, f->v.u);
+    return 1;
+}
+
+/*
+ * A field without a fixed wire size (string, blob, array) or in a C-aligned element:
+ * the payload position advances the way the decoder's general path did. Out of line
+ * for the same reason as put_value_name.
+ */
+static GCEV_NOINLINE int next_general(gcev_field_iter *it, const gcev_field_desc *d, gcev_field *f)
+{
+    const unsigned ps = it->priv_pointer_size_;
+    const unsigned w = gcev_wire_size(f->type, ps);
+    f->is_array = d->store == GCEV_S_ARRAY;
+    if ((IT_MODE(it) & IT_ALIGNED) && !f->is_array && w) {
+        unsigned a = gcev_wire_align(f->type, ps);
+        it->priv_pos_ = (it->priv_pos_ + a - 1) / a * a;
+    }
+    f->payload_offset = it->priv_pos_;
+    load_value(f, d->store, IT_BASE(it) + d->offset);
     if (f->is_array) {
         it->priv_pos_ += f->v.array.size;
     } else if (f->type == GCEV_T_UNICODE_STRING) {
@@ -159,8 +205,42 @@ int gcev_field_next(gcev_field_iter *it, gcev_field *f)
     } else {
         it->priv_pos_ += w;
     }
-    if (d->map && !d->map->is_bitmap) {
-        f->value_name = gcev_map_value_name(d->map, f->v.u);
+    if (f->map && !(IT_MODE(it) & IT_LAZY_NAMES) && !f->map->is_bitmap) {
+        return put_value_name(f);
+    }
+    return 1;
+}
+
+/*
+ * One field per call, straight-line for every field of a fixed wire size (all of a
+ * GCEV_TF_FIXED template's, and the fixed ones of the others), as the decoder's
+ * straight-line path reads them: the descriptor's wire width (gcev-gen writes the
+ * type's size there for exactly these fields, 0 for strings, blobs and arrays) is all
+ * the payload position needs, the member one load. The rest, and the value name when
+ * it is wanted, go out of line.
+ */
+int gcev_field_next(gcev_field_iter *it, gcev_field *f)
+{
+    if (!it || !f || it->priv_next_ >= IT_LIMIT(it)) {
+        return 0; /* the end, or decoding stopped before this field */
+    }
+    const gcev_field_desc *d = &IT_TMPL(it)->fields[it->priv_next_];
+    it->priv_next_++;
+    memset(f, 0, sizeof *f);
+    f->name = d->name;
+    f->type = (gcev_type)d->type;
+    f->hex = d->out_type == GCEV_OUT_HEX;
+    f->map = d->map;
+    const uint64_t mode = IT_MODE(it);
+    const unsigned w = d->wire[mode & IT_WIRE8] & (unsigned)~GCEV_WIRE_WIDEN_SIGNED;
+    if (!w || (mode & IT_ALIGNED)) {
+        return next_general(it, d, f);
+    }
+    f->payload_offset = it->priv_pos_;
+    it->priv_pos_ += w;
+    load_value(f, d->store, IT_BASE(it) + d->offset);
+    if (d->map && !(mode & IT_LAZY_NAMES) && !d->map->is_bitmap) {
+        return put_value_name(f);
     }
     return 1;
 }
@@ -324,6 +404,8 @@ static void put_fields(gcev_out *o, gcev_field_iter *it, int style)
 {
     gcev_field f;
     int first = 1;
+    /* the text names mapped values through gcev_map_format, JSON not at all */
+    gcev_field_iter_set_options(it, GCEV_FIELD_LAZY_NAMES);
     while (gcev_field_next(it, &f)) {
         if (style == STYLE_JSON) {
             gcev_out_str(o, first ? "\"" : ",\"");
@@ -377,6 +459,7 @@ size_t gcev_format_names_json(const gcev_event *ev, char *buf, size_t n)
     if (ev && ev->desc) {
         gcev_field_iter it;
         gcev_field_iter_init(&it, ev);
+        gcev_field_iter_set_options(&it, GCEV_FIELD_LAZY_NAMES); /* only mapped fields want one */
         gcev_field f;
         int first = 1;
         while (gcev_field_next(&it, &f)) {
@@ -384,10 +467,11 @@ size_t gcev_format_names_json(const gcev_event *ev, char *buf, size_t n)
                 continue;
             }
             char name[256];
+            const char *value_name = gcev_field_value_name(&f);
             if (f.map->is_bitmap) {
                 gcev_map_format(f.map, f.v.u, name, sizeof name);
-            } else if (f.value_name) {
-                snprintf(name, sizeof name, "%s", f.value_name);
+            } else if (value_name) {
+                snprintf(name, sizeof name, "%s", value_name);
             } else {
                 continue; /* unknown value: the number in "fields" says it all */
             }

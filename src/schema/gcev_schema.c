@@ -89,6 +89,15 @@ const char *gcev_map_name(const gcev_map *m, uint64_t v)
     if (!m || v > 0xffffffffu) {
         return NULL;
     }
+    /* Most value maps run without gaps from their first value (GCReasonMap 0..9): then
+     * v's entry is at v - first. Values are unique and sorted, so a hit there is the
+     * entry the search below would find; anything else takes the search. */
+    if (m->count && v >= m->entries[0].value) {
+        uint64_t at = v - m->entries[0].value;
+        if (at < m->count && m->entries[at].value == v) {
+            return m->entries[at].name;
+        }
+    }
     size_t lo = 0, hi = m->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -86,6 +86,8 @@ static inline void fuzz_walk(gcev_field_iter *it, int depth)
         if (f.map) {
             gcev_map_format(f.map, f.v.u, tmp, sizeof tmp);
         }
+        /* the on-demand name is the one the walk looked up */
+        FUZZ_CHECK(gcev_field_value_name(&f) == f.value_name);
         if (f.is_array && depth < 2) {
             const gcev_array *a = &f.v.array;
             uint32_t n = a->count < 64 ? a->count : 64;
