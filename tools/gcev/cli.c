@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcev_text.h"
+
 int gcev_cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -182,19 +184,25 @@ char *gcev_cli_format(size_t (*fn)(const gcev_event *, char *, size_t), const gc
     return s;
 }
 
+void gcev_cli_json_chars(FILE *out, const char *s)
+{
+    const uint8_t *p = (const uint8_t *)s;
+    size_t n = strlen(s);
+    while (n) {
+        size_t len;
+        char tmp[GCEV_JSON_CP_MAX];
+        /* base's escaper: ill-formed UTF-8 (a command line from /proc) becomes U+FFFD, never
+         * bytes that would make the line invalid JSON */
+        fwrite(tmp, 1, gcev_json_escape_cp(gcev_utf8_next(p, n, &len), 0, tmp), out);
+        p += len;
+        n -= len;
+    }
+}
+
 void gcev_cli_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fprintf(out, "\\%c", c);
-        } else if (c < 0x20) {
-            fprintf(out, "\\u%04x", c);
-        } else {
-            fputc(c, out);
-        }
-    }
+    gcev_cli_json_chars(out, s);
     fputc('"', out);
 }
 

@@ -116,8 +116,11 @@ enum {
                                  * reassigned, merged_events, unmatched_after_loss */
 };
 
-/* Writes s as a JSON string literal (UTF-8 passed through, controls escaped). */
+/* Writes s as a JSON string literal (base's escaper: valid UTF-8 passed through, ill-formed
+ * bytes as U+FFFD, controls escaped). */
 void gcev_cli_json_string(FILE *out, const char *s);
+/* The same without the quotes (a part of a longer string). */
+void gcev_cli_json_chars(FILE *out, const char *s);
 
 /* The manifest symbol of an event description ("GCStart_V2"); "" for NULL. */
 const char *gcev_cli_symbol(const gcev_event_desc *d);

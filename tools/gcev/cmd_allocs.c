@@ -67,21 +67,6 @@ static double pct(double share)
 
 /* ---- JSON helpers ---- */
 
-static void jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') {
-            fprintf(f, "\\%c", *p);
-        } else if (*p < 0x20) {
-            fprintf(f, "\\u%04x", *p);
-        } else {
-            fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
-
 static void jnum(FILE *f, double v)
 {
     if (!isfinite(v)) {
@@ -239,7 +224,7 @@ static void frames_json(FILE *f, const gcev_allocs *a, const gcev_allocs_stack *
         if (j) {
             fputc(',', f);
         }
-        jstr(f, gcev_allocs_frame_at(a, st->frames[j])->name);
+        gcev_cli_json_string(f, gcev_allocs_frame_at(a, st->frames[j])->name);
     }
     fputc(']', f);
 }
@@ -249,7 +234,7 @@ static void print_json(FILE *f, const char *path, const gcev_allocs *a, const ou
 {
     const gcev_allocs_summary *s = gcev_allocs_get_summary(a);
     fputs("{\"version\":1,\"file\":", f);
-    jstr(f, path);
+    gcev_cli_json_string(f, path);
     fprintf(f,
             ",\"summary\":{\"source\":\"%s\",\"events\":{\"tick\":%" PRIu64 ",\"sampled\":%" PRIu64
             ",\"heap_alloc\":%" PRIu64 "},",
@@ -275,7 +260,7 @@ static void print_json(FILE *f, const char *path, const gcev_allocs *a, const ou
             s->decode_errors, s->processes);
     if (read_error) {
         fputs(",\"read_error\":", f);
-        jstr(f, read_error);
+        gcev_cli_json_string(f, read_error);
     }
     fputs(",\"types\":[", f);
     size_t n = gcev_allocs_type_count(a), shown = 0;
@@ -285,7 +270,7 @@ static void print_json(FILE *f, const char *path, const gcev_allocs *a, const ou
         }
         const gcev_allocs_type *t = gcev_allocs_type_at(a, i);
         fputs(shown ? ",{\"name\":" : "{\"name\":", f);
-        jstr(f, t->name);
+        gcev_cli_json_string(f, t->name);
         fprintf(f, ",\"type_id\":%" PRIu64 ",\"heap\":\"%s\",", t->type_id, gcev_allocs_kind_name(t->kind));
         est_json(f, &t->est);
         fputs(",\"kind_bytes\":{", f);
@@ -306,10 +291,10 @@ static void print_json(FILE *f, const char *path, const gcev_allocs *a, const ou
         }
         const gcev_allocs_stack *st = gcev_allocs_stack_at(a, p->stack);
         fputs(shown ? ",{\"type\":" : "{\"type\":", f);
-        jstr(f, gcev_allocs_type_at(a, p->type)->name);
+        gcev_cli_json_string(f, gcev_allocs_type_at(a, p->type)->name);
         fputs(",\"site\":", f);
         if (st->site != UINT32_MAX) {
-            jstr(f, gcev_allocs_frame_at(a, st->frames[st->site])->name);
+            gcev_cli_json_string(f, gcev_allocs_frame_at(a, st->frames[st->site])->name);
         } else {
             fputs("null", f);
         }
@@ -443,15 +428,15 @@ int gcev_cli_allocs_speedscope(FILE *f, const char *name, const gcev_allocs *a, 
     fputs("{\"$schema\":\"https://www.speedscope.app/"
           "file-format-schema.json\",\"exporter\":\"gcev " GCEV_CLI_VERSION "\",\"name\":",
           f);
-    jstr(f, name);
+    gcev_cli_json_string(f, name);
     fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", f);
     for (size_t i = 0; i < nf; i++) {
         const gcev_allocs_frame *fr = gcev_allocs_frame_at(a, i);
         fputs(i ? ",{\"name\":" : "{\"name\":", f);
-        jstr(f, fr->method);
+        gcev_cli_json_string(f, fr->method);
         if (fr->module[0]) {
             fputs(",\"file\":", f);
-            jstr(f, fr->module);
+            gcev_cli_json_string(f, fr->module);
         }
         fputc('}', f);
     }
@@ -459,16 +444,7 @@ int gcev_cli_allocs_speedscope(FILE *f, const char *name, const gcev_allocs *a, 
         fputs(nf + i ? ",{\"name\":" : "{\"name\":", f);
         fputs("\"Type ", f);
         const char *tn = gcev_allocs_type_at(a, i)->name;
-        /* the name without its quotes (jstr writes them) */
-        for (const unsigned char *p = (const unsigned char *)tn; *p; p++) {
-            if (*p == '"' || *p == '\\') {
-                fprintf(f, "\\%c", *p);
-            } else if (*p < 0x20) {
-                fprintf(f, "\\u%04x", *p);
-            } else {
-                fputc(*p, f);
-            }
-        }
+        gcev_cli_json_chars(f, tn); /* inside the quoted "Type ..." name */
         fputs("\"}", f);
     }
     double total = 0;
@@ -480,7 +456,7 @@ int gcev_cli_allocs_speedscope(FILE *f, const char *name, const gcev_allocs *a, 
         }
     }
     fputs("]},\"profiles\":[{\"type\":\"sampled\",\"name\":", f);
-    jstr(f, name);
+    gcev_cli_json_string(f, name);
     fprintf(f, ",\"unit\":\"bytes\",\"startValue\":0,\"endValue\":%.0f,\"samples\":[", total);
     int first = 1;
     for (size_t i = 0; i < np; i++) {
@@ -537,7 +513,7 @@ static int print_samples(FILE *f, const char *path, const gcev_allocs *a, uint32
             f, "{\"i\":%" PRIu64 ",\"qpc\":%" PRId64 ",\"thread\":%" PRIu64 ",\"source\":\"%s\",\"kind\":%u,",
             n++, ev.timestamp, ev.thread_id, gcev_allocs_source_name(s.source), s.kind);
         fprintf(f, "\"type_id\":%" PRIu64 ",\"type\":", s.type_id);
-        jstr(f, tn);
+        gcev_cli_json_string(f, tn);
         fprintf(f, ",\"size\":%" PRIu64 ",\"bytes\":", s.size);
         jnum(f, s.bytes);
         fputs(",\"frames\":[", f);
@@ -553,7 +529,7 @@ static int print_samples(FILE *f, const char *path, const gcev_allocs *a, uint32
             char buf[24];
             gcev_allocs_resolve(a, ip, &fr, buf, sizeof buf);
             fputs(j ? "," : "", f);
-            jstr(f, fr.name);
+            gcev_cli_json_string(f, fr.name);
         }
         fputs("]}\n", f);
     }
