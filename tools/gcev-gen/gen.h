@@ -150,6 +150,8 @@ char *gen_xstrdup(const char *s);
 
 /* parse.c: appends the providers and strings of one manifest file. */
 void gen_parse_manifest(gen_model *m, const char *path);
+/* The same from a buffer (the fuzzer's input: no file per input); name is for messages. */
+void gen_parse_manifest_memory(gen_model *m, const char *name, const char *data, size_t size);
 void gen_load_select(gen_select *s, const char *path);
 
 /* model.c: filters by the selection, resolves references, builds families. */

@@ -5,6 +5,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,10 +282,9 @@ static void walk(gen_model *m, const xmlNode *n)
     }
 }
 
-void gen_parse_manifest(gen_model *m, const char *path)
+/* The model part of a parsed document, whichever way it was read. */
+static void parse_doc(gen_model *m, const char *path, xmlDoc *doc)
 {
-    cur_file = path;
-    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
     if (!doc) {
         const xmlError *e = xmlGetLastError();
         gen_fail(path, e ? e->line : 0, "not well-formed XML: %s", e && e->message ? e->message : "?");
@@ -296,6 +296,21 @@ void gen_parse_manifest(gen_model *m, const char *path)
     *GEN_PUSH(m->manifest_names, m->nmanifests) = gen_xstrdup(path);
     walk(m, root->children);
     xmlFreeDoc(doc);
+}
+
+void gen_parse_manifest(gen_model *m, const char *path)
+{
+    cur_file = path;
+    parse_doc(m, path, xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING));
+}
+
+void gen_parse_manifest_memory(gen_model *m, const char *name, const char *data, size_t size)
+{
+    cur_file = name;
+    if (size > INT_MAX) {
+        gen_fail(name, 0, "manifest too large");
+    }
+    parse_doc(m, name, xmlReadMemory(data, (int)size, name, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING));
 }
 
 void gen_load_select(gen_select *s, const char *path)
