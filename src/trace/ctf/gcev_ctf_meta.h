@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The model of one CTF 1.8 trace's metadata (the subset LTTng writes), as the
- * TSDL parser (gcev_ctf_tsdl.c) builds it and the stream decoder reads it.
+ * TSDL parser (gcev_ctf_parser.c) builds it and the stream decoder reads it.
+ * Its lookups are gcev_ctf_meta.c's; gcev_ctf_metadata_text is
+ * gcev_ctf_metadata_packets.c's.
  *
  * Everything lives in one arena owned by the metadata, whose size is bounded
  * (GCEV_CTF_MAX_ARENA): hostile metadata cannot make the reader allocate
