@@ -160,10 +160,12 @@ const char *gen_type_manifest_name(int type);
 int gen_type_fixed_size(int type, int pointer_size); /* -1 when variable */
 void gen_snake(const char *in, char *out, size_t n);
 
-/* emit.c */
+/* emit_header.c: gcev_events.h */
 void gen_emit_header(const gen_model *m, FILE *f);
+/* emit_tables.c: gcev_events.c, the schema tables */
 void gen_emit_source(const gen_model *m, FILE *f);
-/* The decode layer's part: straight-line bodies, typed decoders, their tables. */
+/* emit_decoder.c: gcev_events_decode.c, the decode layer's part: straight-line bodies, typed
+ * decoders, their tables. */
 void gen_emit_decoder(const gen_model *m, FILE *f);
 
 /* describe.c: canonical one-line-per-event text, and comparison. */
