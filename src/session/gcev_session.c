@@ -2,15 +2,17 @@
 /*
  * Live EventPipe sessions over the diagnostics IPC channel (gcev_session.h).
  *
- * One connection per command. The session's own connection carries the
- * CollectTracing request, the OK reply and then the nettrace stream, which the
- * public stream reader (gcev_trace_open_reader) parses through session_read().
- * session_read() is also where the session lives: it polls the socket and a
- * wake-up pipe, sends StopTracing on a second connection once a stop is asked
- * for (request, duration), tees the bytes into the record file, and turns the
- * end of input or a timeout into a reason that gcev_session_status() reports.
+ * One connection per command (gcev_process.c sends them). The session's own
+ * connection carries the CollectTracing request, the OK reply and then the
+ * nettrace stream, which the public stream reader (gcev_trace_open_reader)
+ * parses through session_read(). session_read() is also where the session
+ * lives: it polls the socket and a wake-up pipe, sends StopTracing on a second
+ * connection once a stop is asked for (request, duration), tees the bytes into
+ * the record file, and turns the end of input or a timeout into a reason that
+ * gcev_session_status() reports. The process list and queries are
+ * gcev_process.c's.
  */
-#define _GNU_SOURCE /* pipe2, MSG_NOSIGNAL */
+#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -26,10 +28,10 @@
 #include "gcev_discover.h"
 #include "gcev_error.h"
 #include "gcev_ipc.h"
+#include "gcev_process.h"
 #include "gcev_read.h"
 
 enum {
-    DEFAULT_TIMEOUT_MS = 5000,
     DEFAULT_STOP_TIMEOUT_MS = 30000,
     DEFAULT_BUFFER_MB = 256,
     NEWEST_COMMAND = 6,
@@ -58,138 +60,6 @@ static gcev_status fail(gcev_error *err, gcev_status st, uint64_t offset, const 
     return gcev_error_set(err, st, offset, NULL, msg);
 }
 
-/* ---- one request, one reply --------------------------------------------------------- */
-
-/* Sends all of buf before the deadline. 0, or -1 with errno (ETIMEDOUT, EPIPE ...). */
-static int send_all(int fd, const uint8_t *buf, size_t n, long long deadline)
-{
-    size_t off = 0;
-    while (off < n) {
-        ssize_t r = send(fd, buf + off, n - off, MSG_NOSIGNAL);
-        if (r > 0) {
-            off += (size_t)r;
-            continue;
-        }
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            long long left = deadline - now_ms();
-            struct pollfd p = {fd, POLLOUT, 0};
-            if (left <= 0 || poll(&p, 1, (int)left) <= 0) {
-                errno = ETIMEDOUT;
-                return -1;
-            }
-            continue;
-        }
-        return -1;
-    }
-    return 0;
-}
-
-/* Receives exactly n bytes before the deadline: n; fewer at end of input; -1 with errno. */
-static long recv_exact(int fd, uint8_t *buf, size_t n, long long deadline)
-{
-    size_t off = 0;
-    while (off < n) {
-        ssize_t r = recv(fd, buf + off, n - off, 0);
-        if (r > 0) {
-            off += (size_t)r;
-            continue;
-        }
-        if (r == 0) {
-            break;
-        }
-        if (errno == EINTR) {
-            continue;
-        }
-        if (errno == ECONNRESET) {
-            break;
-        }
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            long long left = deadline - now_ms();
-            struct pollfd p = {fd, POLLIN, 0};
-            if (left <= 0 || poll(&p, 1, (int)left) <= 0) {
-                errno = ETIMEDOUT;
-                return -1;
-            }
-            continue;
-        }
-        return -1;
-    }
-    return (long)off;
-}
-
-/*
- * Sends a message and reads the reply header and payload into payload[0..cap)
- * (cap >= 65535 - 20 holds any reply). The connection stays open in *fd_out when
- * fd_out is non-NULL (the stream follows a CollectTracing reply), else closes.
- */
-static gcev_status round_trip(const gcev_endpoint *ep, const uint8_t *msg, size_t len, uint32_t timeout_ms,
-                              gcev_ipc_header *h, uint8_t *payload, size_t *plen, int *fd_out,
-                              gcev_error *err)
-{
-    if (fd_out) {
-        *fd_out = -1;
-    }
-    int fd = gcev_endpoint_connect(ep, timeout_ms, err);
-    if (fd < 0) {
-        return err ? err->code : GCEV_E_IO;
-    }
-    long long deadline = now_ms() + timeout_ms;
-    gcev_status st = GCEV_OK;
-    uint8_t hb[GCEV_IPC_HEADER_SIZE];
-    if (send_all(fd, msg, len, deadline) != 0) {
-        st = errno == ETIMEDOUT ? fail(err, GCEV_E_TIMEOUT, 0, "timed out sending a command to the runtime")
-                                : fail(err, GCEV_E_PROCESS_EXITED, 0, "the runtime closed the connection");
-        goto out;
-    }
-    long r = recv_exact(fd, hb, sizeof hb, deadline);
-    if (r < 0) {
-        st = errno == ETIMEDOUT ? fail(err, GCEV_E_TIMEOUT, 0, "timed out waiting for the runtime's reply")
-                                : fail(err, GCEV_E_IO, 0, "read error on the diagnostic socket");
-        goto out;
-    }
-    if (r == 0) {
-        st = fail(err, GCEV_E_PROCESS_EXITED, 0, "the runtime closed the connection without a reply");
-        goto out;
-    }
-    st = gcev_ipc_parse_header(hb, (size_t)r, h, err);
-    if (st != GCEV_OK) {
-        if (st == GCEV_E_TRUNCATED) {
-            /* the peer closed the connection mid-reply: as without a reply, the process (or
-             * whatever answered for it) went away */
-            st = fail(err, GCEV_E_PROCESS_EXITED, (uint64_t)r,
-                      "the runtime closed the connection inside its reply");
-        }
-        goto out;
-    }
-    size_t want = (size_t)h->size - GCEV_IPC_HEADER_SIZE; /* <= 65515: bounded by the u16 size */
-    r = recv_exact(fd, payload, want, deadline);
-    if (r < 0) {
-        st = errno == ETIMEDOUT ? fail(err, GCEV_E_TIMEOUT, 0, "timed out waiting for the runtime's reply")
-                                : fail(err, GCEV_E_IO, 0, "read error on the diagnostic socket");
-        goto out;
-    }
-    if ((size_t)r < want) {
-        st = fail(err, GCEV_E_PROCESS_EXITED, GCEV_IPC_HEADER_SIZE + (uint64_t)r,
-                  "the runtime closed the connection inside its reply");
-        goto out;
-    }
-    *plen = want;
-out:
-    if (st == GCEV_OK && fd_out) {
-        *fd_out = fd;
-    } else {
-        close(fd);
-    }
-    return st;
-}
-
-enum { REPLY_CAP = GCEV_IPC_MAX_MESSAGE - GCEV_IPC_HEADER_SIZE };
-
-/* ---- process info ------------------------------------------------------------------ */
-
 static char *dup_str(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -199,144 +69,6 @@ static char *dup_str(const char *s)
     }
     return d;
 }
-
-static void info_strings_free(gcev_process_info *p)
-{
-    free((char *)p->socket_path);
-    free((char *)p->runtime_version);
-    free((char *)p->os);
-    free((char *)p->arch);
-    free((char *)p->command_line);
-    free((char *)p->entrypoint);
-    memset(p, 0, sizeof *p);
-}
-
-/* Every string non-NULL ("" when unknown). 0 when out of memory. */
-static int info_fill(gcev_process_info *p, const gcev_endpoint *ep, const gcev_ipc_process_info *ipc)
-{
-    gcev_ipc_process_info none;
-    memset(&none, 0, sizeof none);
-    if (!ipc) {
-        ipc = &none;
-    }
-    p->pid = ep->pid;
-    p->ns_pid = ep->ns_pid;
-    p->reported_pid = ipc->process_id;
-    p->socket_path = dup_str(ep->path);
-    p->runtime_version = gcev_ipc_utf8_dup(ipc->runtime_version);
-    p->os = gcev_ipc_utf8_dup(ipc->os);
-    p->arch = gcev_ipc_utf8_dup(ipc->arch);
-    p->command_line = gcev_ipc_utf8_dup(ipc->command_line);
-    p->entrypoint = gcev_ipc_utf8_dup(ipc->entrypoint);
-    return p->socket_path && p->runtime_version && p->os && p->arch && p->command_line && p->entrypoint;
-}
-
-/*
- * ProcessInfo2, else ProcessInfo, into *p. GCEV_OK with the strings set (""
- * when both were refused: *refused then holds the HRESULT), or the failure.
- */
-static gcev_status query_info(const gcev_endpoint *ep, uint32_t timeout_ms, gcev_process_info *p,
-                              int32_t *refused, uint8_t *payload, gcev_error *err)
-{
-    *refused = 0;
-    for (unsigned version = 2; version >= 1; version--) {
-        uint8_t msg[GCEV_IPC_HEADER_SIZE];
-        size_t len, plen = 0;
-        gcev_ipc_header h;
-        gcev_ipc_encode(GCEV_IPC_SET_PROCESS, version == 2 ? GCEV_IPC_PROCESS_INFO2 : GCEV_IPC_PROCESS_INFO,
-                        NULL, 0, msg, sizeof msg, &len);
-        gcev_status st = round_trip(ep, msg, len, timeout_ms, &h, payload, &plen, NULL, err);
-        if (st != GCEV_OK) {
-            return st;
-        }
-        if (h.command_set == GCEV_IPC_SET_SERVER && h.command_id == GCEV_IPC_SERVER_ERROR) {
-            gcev_ipc_reply r;
-            st = gcev_ipc_parse_reply(&h, payload, plen, &r, err);
-            if (st != GCEV_OK) {
-                return st;
-            }
-            *refused = r.hresult;
-            continue;
-        }
-        if (h.command_set != GCEV_IPC_SET_SERVER || h.command_id != GCEV_IPC_SERVER_OK) {
-            return fail(err, GCEV_E_FORMAT, 16, "the runtime's ProcessInfo reply is not an OK message");
-        }
-        gcev_ipc_process_info ipc;
-        st = gcev_ipc_parse_process_info(payload, plen, version, &ipc, err);
-        if (st != GCEV_OK) {
-            return st;
-        }
-        return info_fill(p, ep, &ipc) ? GCEV_OK : fail(err, GCEV_E_NOMEM, 0, NULL);
-    }
-    return info_fill(p, ep, NULL) ? GCEV_OK : fail(err, GCEV_E_NOMEM, 0, NULL);
-}
-
-gcev_status gcev_process_list(uint32_t **pids, size_t *count)
-{
-    if (!pids || !count) {
-        return GCEV_E_INVALID_ARG;
-    }
-    return gcev_endpoint_list(pids, count);
-}
-
-void gcev_process_list_free(uint32_t *pids)
-{
-    free(pids);
-}
-
-gcev_status gcev_process_query(uint32_t pid, uint32_t timeout_ms, gcev_process_info **out, gcev_error *err)
-{
-    if (!out) {
-        return fail(err, GCEV_E_INVALID_ARG, 0, "out is NULL");
-    }
-    *out = NULL;
-    if (!timeout_ms) {
-        timeout_ms = DEFAULT_TIMEOUT_MS;
-    }
-    gcev_endpoint ep;
-    gcev_status st = gcev_endpoint_find(pid, &ep, err);
-    if (st != GCEV_OK) {
-        return st;
-    }
-    gcev_process_info *p = calloc(1, sizeof *p);
-    uint8_t *payload = malloc(REPLY_CAP);
-    if (!p || !payload) {
-        st = fail(err, GCEV_E_NOMEM, 0, NULL);
-    } else {
-        int32_t refused;
-        st = query_info(&ep, timeout_ms, p, &refused, payload, err);
-        if (st == GCEV_OK && refused) {
-            info_strings_free(p);
-            st = fail(err, GCEV_E_REFUSED, (uint32_t)refused,
-                      "the runtime refused ProcessInfo2 and ProcessInfo");
-        } else if (st != GCEV_OK) {
-            info_strings_free(p);
-        }
-    }
-    free(payload);
-    gcev_endpoint_close(&ep);
-    if (st != GCEV_OK) {
-        free(p);
-        return st;
-    }
-    *out = p;
-    return GCEV_OK;
-}
-
-void gcev_process_info_free(gcev_process_info *info)
-{
-    if (info) {
-        info_strings_free(info);
-        free(info);
-    }
-}
-
-const char *gcev_session_hresult_name(int32_t hresult)
-{
-    return gcev_ipc_hresult_name(hresult);
-}
-
-/* ---- the session ------------------------------------------------------------------ */
 
 /* Why the stream ended, as session_read() saw it. */
 typedef enum end_reason {
@@ -363,7 +95,7 @@ struct gcev_session {
     const char *timeout_msg;
     int record_fd;
     gcev_trace *trace;
-    uint8_t *payload; /* reply buffer (REPLY_CAP) */
+    uint8_t *payload; /* reply buffer (GCEV_PROCESS_REPLY_CAP) */
 };
 
 /* StopTracing on a second connection; the stream then drains to its end. */
@@ -380,7 +112,7 @@ static void send_stop(gcev_session *s)
     gcev_ipc_encode(GCEV_IPC_SET_EVENTPIPE, GCEV_IPC_EP_STOP_TRACING, id, sizeof id, msg, sizeof msg, &len);
     gcev_ipc_header h;
     /* whatever the answer (none when the process is gone), the stream's end says the rest */
-    (void)round_trip(&s->ep, msg, len, s->opts.timeout_ms, &h, s->payload, &plen, NULL, NULL);
+    (void)gcev_process_round_trip(&s->ep, msg, len, s->opts.timeout_ms, &h, s->payload, &plen, NULL, NULL);
 }
 
 static int write_all(int fd, const uint8_t *p, size_t n)
@@ -575,7 +307,7 @@ static void session_free(gcev_session *s)
         close(s->record_fd);
     }
     gcev_endpoint_close(&s->ep);
-    info_strings_free(&s->info.process);
+    gcev_process_info_clear(&s->info.process);
     free((char *)s->info.record_path);
     free(s->payload);
     free(s);
@@ -671,7 +403,7 @@ static gcev_status start_tracing(gcev_session *s, gcev_error *err)
         }
         gcev_ipc_header h;
         int fd;
-        st = round_trip(&s->ep, msg, len, s->opts.timeout_ms, &h, s->payload, &plen, &fd, err);
+        st = gcev_process_round_trip(&s->ep, msg, len, s->opts.timeout_ms, &h, s->payload, &plen, &fd, err);
         if (st != GCEV_OK) {
             goto out;
         }
@@ -723,7 +455,7 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
         (!o.providers || o.nproviders == 0 || o.nproviders > MAX_PROVIDERS)) {
         return fail(err, GCEV_E_INVALID_ARG, 0, "a custom session needs 1 to 1000 providers");
     }
-    o.timeout_ms = o.timeout_ms ? o.timeout_ms : DEFAULT_TIMEOUT_MS;
+    o.timeout_ms = o.timeout_ms ? o.timeout_ms : GCEV_PROCESS_DEFAULT_TIMEOUT_MS;
     o.stop_timeout_ms = o.stop_timeout_ms ? o.stop_timeout_ms : DEFAULT_STOP_TIMEOUT_MS;
     o.buffer_mb = o.buffer_mb ? o.buffer_mb : o.profile == GCEV_SESSION_GC_HEAP ? 1024 : DEFAULT_BUFFER_MB;
 
@@ -739,7 +471,7 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
     s->opts.record_path = NULL; /* the caller's string: only our copy is kept */
     s->opts.providers = NULL;   /* used by start_tracing() before open returns */
     gcev_status st;
-    s->payload = malloc(REPLY_CAP);
+    s->payload = malloc(GCEV_PROCESS_REPLY_CAP);
     if (!s->payload || pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
         st = fail(err, s->payload ? GCEV_E_IO : GCEV_E_NOMEM, 0, "cannot create the wake-up pipe");
         goto fail;
@@ -749,7 +481,7 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
         goto fail;
     }
     int32_t refused;
-    st = query_info(&s->ep, o.timeout_ms, &s->info.process, &refused, s->payload, err);
+    st = gcev_process_fetch_info(&s->ep, o.timeout_ms, &s->info.process, &refused, s->payload, err);
     if (st != GCEV_OK) {
         goto fail;
     }
