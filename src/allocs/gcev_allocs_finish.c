@@ -24,17 +24,75 @@ static int method_cmp(const void *x, const void *y)
     return (a->kind > b->kind) - (a->kind < b->kind);
 }
 
-/* The method whose code holds address, or GA_NONE (methods sorted by start). */
+/* How many of the sorted s[0, len) are <= address: a binary search without branches (cmov). */
+static size_t count_le(const uint64_t *s, size_t len, uint64_t address)
+{
+    if (!len) {
+        return 0;
+    }
+    const uint64_t *b = s;
+    while (len > 1) { /* the answer lies in [b - s, b - s + len] */
+        size_t half = len / 2;
+        b = b[half - 1] <= address ? b + half : b;
+        len -= half;
+    }
+    return (size_t)(b - s) + (*b <= address);
+}
+
+/* The bucket index over the sorted starts (method_at runs once per frame of every distinct
+ * stack, a binary search over all methods each time): bucket k holds the starts s with
+ * (s - starts[0]) >> shift == k, and there are about as many buckets as methods, so a look-up
+ * searches a bucket's few starts. method_index[k] is the first start of bucket k. 0 when out
+ * of memory. */
+static int method_index_build(gcev_allocs *a)
+{
+    size_t n = a->nmethods, nb = 1;
+    if (!n) {
+        return 1;
+    }
+    while (nb < n) {
+        nb *= 2;
+    }
+    const uint64_t *s = a->method_starts;
+    uint64_t span = s[n - 1] - s[0];
+    unsigned shift = 0;
+    while (shift < 63 && (span >> shift) >= nb) {
+        shift++;
+    }
+    uint32_t *idx = calloc(nb + 1, sizeof *idx);
+    if (!idx) {
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        idx[((s[i] - s[0]) >> shift) + 1]++;
+    }
+    for (size_t k = 0; k < nb; k++) {
+        idx[k + 1] += idx[k];
+    }
+    a->method_index = idx;
+    a->method_buckets = nb;
+    a->method_shift = shift;
+    return 1;
+}
+
+/* The method whose code holds address, or GA_NONE (methods sorted by start; their starts and
+ * bucket index made by finish). */
 static uint32_t method_at(const gcev_allocs *a, uint64_t address)
 {
-    size_t lo = 0, hi = a->nmethods; /* first start > address */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (a->methods[mid].start <= address) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
+    if (!a->nmethods || !a->method_index) { /* none, or finish ran out of memory */
+        return GA_NONE;
+    }
+    const uint64_t *s = a->method_starts;
+    size_t lo; /* the first start > address */
+    if (address < s[0]) {
+        lo = 0;
+    } else if (((address - s[0]) >> a->method_shift) >= a->method_buckets) {
+        lo = a->nmethods;
+    } else {
+        size_t k = (size_t)((address - s[0]) >> a->method_shift);
+        /* every start of an earlier bucket is <= address, every later one > address */
+        lo = a->method_index[k] +
+             count_le(s + a->method_index[k], a->method_index[k + 1] - a->method_index[k], address);
     }
     /* the nearest start first; a few earlier ones in case ranges overlap (code reused) */
     for (size_t k = 0; k < 16 && lo > 0; k++, lo--) {
@@ -84,6 +142,8 @@ typedef struct fb {
     uint32_t *fkind;
     size_t nf, capf[5];
     ga_map unresolved; /* address -> frame */
+    ga_map named;      /* full name -> method frame: one frame per method name and module */
+    uint32_t empty;    /* string id of "" */
     /* stacks */
     uint32_t *ids; /* frame lists */
     size_t nids, capids;
@@ -95,6 +155,7 @@ typedef struct fb {
 typedef struct fkey {
     const fb *b;
     uint64_t addr;
+    uint32_t name;
     const uint32_t *ids;
     uint32_t n;
 } fkey;
@@ -103,6 +164,12 @@ static int unresolved_eq(const void *ctx, uint32_t i)
 {
     const fkey *k = ctx;
     return k->b->faddr[i] == k->addr && k->b->fkind[i] == GCEV_ALLOCS_FRAME_UNRESOLVED;
+}
+
+static int named_eq(const void *ctx, uint32_t i)
+{
+    const fkey *k = ctx;
+    return k->b->fname[i] == k->name;
 }
 
 static int fstack_eq(const void *ctx, uint32_t i)
@@ -145,7 +212,8 @@ static uint32_t frame_of(gcev_allocs *a, fb *b, uint64_t addr, int *resolved)
         const char *mname = a->str.buf + m->name;
         const char *modname = mod != GA_NONE ? a->str.buf + mod : "";
         size_t l1 = strlen(modname), l2 = strlen(mname);
-        char *full = malloc(l1 + l2 + 2);
+        char small[512];
+        char *full = l1 + l2 + 2 <= sizeof small ? small : malloc(l1 + l2 + 2);
         if (!full) {
             return GA_NONE;
         }
@@ -158,26 +226,27 @@ static uint32_t frame_of(gcev_allocs *a, fb *b, uint64_t addr, int *resolved)
         memcpy(full + len, mname, l2);
         len += l2;
         uint32_t fid_name = gcev_ga_intern(&a->str, full, len);
-        free(full);
+        if (full != small) {
+            free(full);
+        }
         if (fid_name == GA_NONE) {
             return GA_NONE;
         }
-        uint32_t empty = mod != GA_NONE ? mod : gcev_ga_intern(&a->str, "", 0);
-        if (empty == GA_NONE) {
-            return GA_NONE;
-        }
         /* another method range of the same full name already has a frame: share it */
-        for (size_t f = 0; f < b->nf; f++) {
-            if (b->fname[f] == fid_name && b->fkind[f] != GCEV_ALLOCS_FRAME_UNRESOLVED) {
-                m->frame = (uint32_t)f;
-                return m->frame;
+        fkey k = {b, 0, fid_name, NULL, 0};
+        uint64_t h = ga_mix((uint64_t)fid_name + 0xf7a);
+        uint32_t f = gcev_ga_map_find(&b->named, h, named_eq, &k);
+        if (f == GA_NONE) {
+            f = frame_new(b, fid_name, m->name, mod != GA_NONE ? mod : b->empty, m->start, m->kind);
+            if (f == GA_NONE || !gcev_ga_map_put(&b->named, h, f)) {
+                return GA_NONE;
             }
         }
-        m->frame = frame_new(b, fid_name, m->name, empty, m->start, m->kind);
+        m->frame = f;
         return m->frame;
     }
     *resolved = 0;
-    fkey k = {b, addr, NULL, 0};
+    fkey k = {b, addr, 0, NULL, 0};
     uint64_t h = ga_mix(addr ^ 0xf4a);
     uint32_t f = gcev_ga_map_find(&b->unresolved, h, unresolved_eq, &k);
     if (f != GA_NONE) {
@@ -186,11 +255,10 @@ static uint32_t frame_of(gcev_allocs *a, fb *b, uint64_t addr, int *resolved)
     char text[24];
     int len = snprintf(text, sizeof text, "0x%" PRIx64, addr);
     uint32_t s = gcev_ga_intern(&a->str, text, (size_t)len);
-    uint32_t empty = gcev_ga_intern(&a->str, "", 0);
-    if (s == GA_NONE || empty == GA_NONE) {
+    if (s == GA_NONE) {
         return GA_NONE;
     }
-    f = frame_new(b, s, s, empty, addr, GCEV_ALLOCS_FRAME_UNRESOLVED);
+    f = frame_new(b, s, s, b->empty, addr, GCEV_ALLOCS_FRAME_UNRESOLVED);
     if (f == GA_NONE || !gcev_ga_map_put(&b->unresolved, h, f)) {
         return GA_NONE;
     }
@@ -201,7 +269,7 @@ static uint32_t frame_of(gcev_allocs *a, fb *b, uint64_t addr, int *resolved)
 static uint32_t fstack_of(fb *b, const uint32_t *ids, uint32_t n)
 {
     uint64_t h = gcev_ga_hash_bytes(ids, (size_t)n * sizeof *ids, 0xf57);
-    fkey k = {b, 0, ids, n};
+    fkey k = {b, 0, 0, ids, n};
     uint32_t i = gcev_ga_map_find(&b->smap, h, fstack_eq, &k);
     if (i != GA_NONE) {
         return i;
@@ -232,6 +300,7 @@ static void fb_free(fb *b)
     free(b->faddr);
     free(b->fkind);
     gcev_ga_map_free(&b->unresolved);
+    gcev_ga_map_free(&b->named);
     free(b->ids);
     free(b->soff);
     free(b->slen);
@@ -253,23 +322,50 @@ static void est_plus(gcev_allocs_est *e, const gcev_allocs_est *r)
     e->objects += r->objects;
 }
 
-/* Sorting by bytes (largest first), then samples, then the original index (stable). */
-typedef struct ord {
-    double bytes;
-    uint64_t samples;
-    size_t i;
-} ord;
-
-static int ord_cmp(const void *x, const void *y)
+/* Sorting by bytes (largest first), then samples (most first), then the original index.
+ * The records are up to one pair per event, so the order is made by stable LSD radix sorts
+ * of 8-bit digits (O(n) rather than qsort's O(n log n) comparison calls): by the samples key,
+ * then by the bytes key, each skipping the digits every key shares. Estimates are finite or
+ * +inf and never negative or NaN (sums of non-negative finite estimates), so the bytes
+ * order is the order of their bits. */
+static uint64_t bytes_key(double bytes)
 {
-    const ord *a = x, *b = y;
-    if (a->bytes != b->bytes) {
-        return a->bytes > b->bytes ? -1 : 1;
+    uint64_t u;
+    bytes += 0.0; /* -0.0 becomes +0.0: equal estimates, equal keys */
+    memcpy(&u, &bytes, sizeof u);
+    u = u >> 63 ? ~u : u | UINT64_C(1) << 63; /* ascending as the doubles are */
+    return ~u;                                /* largest first */
+}
+
+/* Stable sort of the indexes in *from by key[index] (ascending), *from and *to swapped by
+ * each pass; the result is in *from. (key is not const: GCC's -Wmaybe-uninitialized takes a
+ * const pointer to freshly malloc'd keys for a read of uninitialized memory.) */
+static void radix_by(uint64_t *key, uint32_t **from, uint32_t **to, size_t n)
+{
+    uint64_t all = ~UINT64_C(0), any = 0;
+    for (size_t i = 0; i < n; i++) {
+        all &= key[i];
+        any |= key[i];
     }
-    if (a->samples != b->samples) {
-        return a->samples > b->samples ? -1 : 1;
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        if (!(((all ^ any) >> shift) & 0xff)) {
+            continue; /* every key has this digit */
+        }
+        size_t count[257] = {0};
+        const uint32_t *f = *from;
+        uint32_t *t = *to;
+        for (size_t i = 0; i < n; i++) {
+            count[((key[f[i]] >> shift) & 0xff) + 1]++;
+        }
+        for (int d = 0; d < 256; d++) {
+            count[d + 1] += count[d];
+        }
+        for (size_t i = 0; i < n; i++) {
+            t[count[(key[f[i]] >> shift) & 0xff]++] = f[i];
+        }
+        *to = *from;
+        *from = t;
     }
-    return (a->i > b->i) - (a->i < b->i);
 }
 
 /* Sorts n records of `size` bytes (each with a gcev_allocs_est at est_off) in place;
@@ -279,35 +375,35 @@ static int sort_records(void *records, size_t n, size_t size, size_t est_off, si
     if (n == 0) {
         return 1;
     }
-    ord *o = malloc(n * sizeof *o);
+    uint64_t *kb = malloc(n * sizeof *kb), *ks = malloc(n * sizeof *ks);
+    uint32_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     char *copy = malloc(n * size);
-    if (!o || !copy) {
-        free(o);
-        free(copy);
-        return 0;
-    }
-    char *r = records;
-    for (size_t i = 0; i < n; i++) {
-        const gcev_allocs_est *e = (const gcev_allocs_est *)(const void *)(r + i * size + est_off);
-        o[i].bytes = e->bytes;
-        o[i].samples = e->samples;
-        o[i].i = i;
-    }
-    if (n > 1) { /* qsort's base may not be NULL, even for no element */
-        qsort(o, n, sizeof *o, ord_cmp);
-    }
-    if (n) {
+    int ok = kb && ks && x && y && copy;
+    if (ok) {
+        char *r = records;
+        for (size_t i = 0; i < n; i++) {
+            const gcev_allocs_est *e = (const gcev_allocs_est *)(const void *)(r + i * size + est_off);
+            kb[i] = bytes_key(e->bytes);
+            ks[i] = ~e->samples;
+            x[i] = (uint32_t)i;
+        }
+        /* the least significant key first; equal keys keep the index order */
+        radix_by(ks, &x, &y, n);
+        radix_by(kb, &x, &y, n);
         memcpy(copy, r, n * size);
-    }
-    for (size_t k = 0; k < n; k++) {
-        memcpy(r + k * size, copy + o[k].i * size, size);
-        if (perm) {
-            perm[o[k].i] = k;
+        for (size_t k = 0; k < n; k++) {
+            memcpy(r + k * size, copy + (size_t)x[k] * size, size);
+            if (perm) {
+                perm[x[k]] = k;
+            }
         }
     }
-    free(o);
+    free(kb);
+    free(ks);
+    free(x);
+    free(y);
     free(copy);
-    return 1;
+    return ok;
 }
 
 typedef struct tkey {
@@ -420,7 +516,14 @@ static gcev_status build(gcev_allocs *a)
     fb b;
     memset(&b, 0, sizeof b);
     uint32_t *tmp = malloc((a->o.max_frames + 1) * sizeof *tmp);
-    if (!tmp) {
+    a->method_starts = malloc((a->nmethods ? a->nmethods : 1) * sizeof *a->method_starts);
+    if (!tmp || !a->method_starts || (b.empty = gcev_ga_intern(&a->str, "", 0)) == GA_NONE) {
+        goto nomem_b;
+    }
+    for (size_t i = 0; i < a->nmethods; i++) {
+        a->method_starts[i] = a->methods[i].start;
+    }
+    if (!method_index_build(a)) {
         goto nomem_b;
     }
     for (size_t i = 0; i < a->nrstacks; i++) {

@@ -198,6 +198,10 @@ struct gcev_allocs {
 
     ga_method *methods;
     size_t nmethods, capmethods;
+    uint64_t *method_starts; /* finish: methods[i].start, for the frame search */
+    uint32_t *method_index;  /* finish: first start of each bucket (method_at) */
+    size_t method_buckets;
+    unsigned method_shift;
     ga_map method_map; /* (start, size, name) dedup */
     ga_named *modules;
     size_t nmodules, capmodules;

@@ -62,6 +62,8 @@ void gcev_allocs_free(gcev_allocs *a)
     gcev_ga_map_free(&a->thread_map);
     free(a->buckets);
     free(a->methods);
+    free(a->method_starts);
+    free(a->method_index);
     gcev_ga_map_free(&a->method_map);
     free(a->modules);
     gcev_ga_map_free(&a->module_map);
@@ -484,6 +486,25 @@ static gcev_utf16 sig_args(gcev_utf16 sig)
     return none;
 }
 
+/* Appends s as UTF-8 at buf + len (room for 3 bytes per UTF-16 code unit); the new length.
+ * Method names are ASCII in practice: those code units are copied without the decoder. */
+static size_t put_utf8(char *buf, size_t len, gcev_utf16 s)
+{
+    uint32_t units = s.nbytes / 2, i = 0;
+    for (; i < units; i++) {
+        uint8_t lo = s.data[2 * i], hi = s.data[2 * i + 1];
+        if (hi || lo == 0 || lo >= 0x80) {
+            break;
+        }
+        buf[len++] = (char)lo;
+    }
+    if (i < units) { /* the rest from a code point boundary: an ASCII unit is a whole one */
+        gcev_utf16 rest = {s.data + 2 * i, s.nbytes - 2 * i};
+        len += gcev_utf16_to_utf8(rest, buf + len, (size_t)(units - i) * 3 + 1);
+    }
+    return len;
+}
+
 static gcev_status add_method(gcev_allocs *a, uint64_t start, uint32_t size, uint64_t module, gcev_utf16 ns,
                               gcev_utf16 name, gcev_utf16 sig, uint32_t kind)
 {
@@ -491,25 +512,19 @@ static gcev_status add_method(gcev_allocs *a, uint64_t start, uint32_t size, uin
     gcev_utf16 args = sig_args(sig);
     char small[1024];
     char *buf = small;
-    size_t cap = sizeof small;
-    size_t n1 = gcev_utf16_to_utf8(ns, NULL, 0), n2 = gcev_utf16_to_utf8(name, NULL, 0);
-    size_t n3 = gcev_utf16_to_utf8(args, NULL, 0);
-    if (n1 + n2 + n3 + 2 > cap) {
-        cap = n1 + n2 + n3 + 2;
+    /* UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair: 4 for 2 units) */
+    size_t cap = ((size_t)ns.nbytes / 2 + name.nbytes / 2 + args.nbytes / 2) * 3 + 2;
+    if (cap > sizeof small) {
         if (!(buf = malloc(cap))) {
             return GCEV_E_NOMEM;
         }
     }
-    size_t len = 0;
-    if (n1) {
-        gcev_utf16_to_utf8(ns, buf, cap);
-        len = n1;
+    size_t len = put_utf8(buf, 0, ns);
+    if (len) {
         buf[len++] = '.';
     }
-    gcev_utf16_to_utf8(name, buf + len, cap - len);
-    len += n2;
-    gcev_utf16_to_utf8(args, buf + len, cap - len);
-    len += n3;
+    len = put_utf8(buf, len, name);
+    len = put_utf8(buf, len, args);
     uint32_t id = gcev_ga_intern(&a->str, buf, len);
     if (buf != small) {
         free(buf);
