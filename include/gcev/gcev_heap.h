@@ -22,10 +22,16 @@
  * trace is kept and labelled partial (gcev_heap_info.flags), with each problem
  * located (gcev_heap_problem_at()).
  *
- * Memory: a finished dump keeps 24 bytes per object and 4 per reference;
- * gcev_heap_analyze() adds 12 per object (immediate dominator, retained size) and
- * needs ~44 per object and 4 per reference more while it runs. Time is linear in
- * objects + references (dominators: Lengauer-Tarjan, O(E log N) worst case).
+ * Memory (per object, and per reference, measured by bench/bench_heap): a finished dump
+ * keeps 20 bytes per object (address, 32-bit size, type row, offset of its references;
+ * sizes of 4 GiB and more kept aside) and 4 per reference; gcev_heap_analyze() adds 12
+ * per object that stay (immediate dominator, retained size), its peak while it runs is
+ * 40 per object and 8 per reference, the graph included; the first path or diff keeps 8
+ * per object more (breadth-first parents and order), the address index of the first find
+ * or diff 6 to 12. Reading and building a dump peak at 32 per object and 8 per reference
+ * (12 just after the reader grew its arrays). Time is linear in objects + references (dominators:
+ * Lengauer-Tarjan, O(E log N) worst case). Byte sums (types, retained sizes, totals)
+ * stop at 2^64-1 rather than wrap (GCEV_HEAP_SIZE_OVERFLOW says where).
  *
  * Ownership: a set owns its dumps and every string they return, valid until
  * gcev_heap_set_free(). Threads: distinct sets are independent; one set must not be
@@ -50,16 +56,17 @@ typedef struct gcev_heap gcev_heap;
 
 /* gcev_heap_info.flags: why a dump is partial (any of these) */
 enum {
-    GCEV_HEAP_NO_START = 1u << 0,    /* bulk events without the GCStart of their GC (trace began inside) */
-    GCEV_HEAP_NO_END = 1u << 1,      /* the trace ended before the GC's GCEnd */
-    GCEV_HEAP_EVENTS_LOST = 1u << 2, /* the reader saw lost events (sequence gaps) inside the dump */
-    GCEV_HEAP_INDEX_GAP = 1u << 3,   /* a GCBulkNode / GCBulkEdge / GCBulkRootEdge Index is missing */
-    GCEV_HEAP_EDGES_SHORT = 1u << 4, /* fewer references than the objects' EdgeCounts add up to */
-    GCEV_HEAP_EDGES_EXTRA = 1u << 5, /* more references than the EdgeCounts add up to */
-    GCEV_HEAP_BAD_EVENT = 1u << 6,   /* a bulk event whose payload does not decode */
-    GCEV_HEAP_SKIPPED = 1u << 7,     /* damaged bytes of the trace were skipped inside the dump */
-    GCEV_HEAP_LIMIT = 1u << 8,       /* more than 2^31 objects or 2^32 references: the rest dropped */
-    GCEV_HEAP_PARTIAL_MASK = 0x1ff
+    GCEV_HEAP_NO_START = 1u << 0,      /* bulk events without the GCStart of their GC (trace began inside) */
+    GCEV_HEAP_NO_END = 1u << 1,        /* the trace ended before the GC's GCEnd */
+    GCEV_HEAP_EVENTS_LOST = 1u << 2,   /* the reader saw lost events (sequence gaps) inside the dump */
+    GCEV_HEAP_INDEX_GAP = 1u << 3,     /* a GCBulkNode / GCBulkEdge / GCBulkRootEdge Index is missing */
+    GCEV_HEAP_EDGES_SHORT = 1u << 4,   /* fewer references than the objects' EdgeCounts add up to */
+    GCEV_HEAP_EDGES_EXTRA = 1u << 5,   /* more references than the EdgeCounts add up to */
+    GCEV_HEAP_BAD_EVENT = 1u << 6,     /* a bulk event whose payload does not decode */
+    GCEV_HEAP_SKIPPED = 1u << 7,       /* damaged bytes of the trace were skipped inside the dump */
+    GCEV_HEAP_LIMIT = 1u << 8,         /* more than 2^31 objects or 2^32 references: the rest dropped */
+    GCEV_HEAP_SIZE_OVERFLOW = 1u << 9, /* the sizes add up past 2^64-1: byte sums stop at 2^64-1 */
+    GCEV_HEAP_PARTIAL_MASK = 0x3ff
 };
 
 typedef struct gcev_heap_info {

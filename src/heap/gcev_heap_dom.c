@@ -33,65 +33,94 @@ static int root_targets(const gcev_heap *h, uint32_t **out, uint32_t *n)
     return 0;
 }
 
+/*
+ * The forest of Lengauer-Tarjan's EVAL/LINK, in depth-first numbers 2.. (1: the
+ * virtual root). The nodes >= lo are linked (they are the ones done: the loop goes
+ * down from the last number); the others have ancestor 0, semi and label themselves,
+ * so their slots hold other things (the predecessor offsets, the bucket heads) and
+ * are never read as these.
+ */
 typedef struct lt {
-    uint32_t *semi, *label, *ancestor, *path;
+    uint32_t *anc;  /* ancestor of a linked node; below lo: predecessor offsets */
+    uint32_t *semi; /* semidominator of a linked node; below lo: the head of its bucket */
+    uint32_t *label;
+    uint32_t lo;
 } lt;
 
+/* EVAL with path compression. The path is walked up reversing its ancestor pointers
+ * and back down restoring them compressed: no stack (a path can be n long). */
 static inline uint32_t lt_eval(lt *l, uint32_t v)
 {
-    if (l->ancestor[v] == 0) {
+    if (v < l->lo) {
         return v;
     }
-    uint32_t top = 0, x = v;
-    while (l->ancestor[l->ancestor[x]] != 0) {
-        l->path[top++] = x;
-        x = l->ancestor[x];
+    uint32_t x = v, prev = 0;
+    while (l->anc[x] >= l->lo) {
+        uint32_t up = l->anc[x];
+        l->anc[x] = prev;
+        prev = x;
+        x = up;
     }
-    while (top) {
-        uint32_t y = l->path[--top], a = l->ancestor[y];
+    uint32_t a = x; /* its ancestor is the tree's root: unchanged */
+    while (prev) {
+        uint32_t y = prev;
+        prev = l->anc[y];
         if (l->semi[l->label[a]] < l->semi[l->label[y]]) {
             l->label[y] = l->label[a];
         }
-        l->ancestor[y] = l->ancestor[a];
+        l->anc[y] = l->anc[a];
+        a = y;
     }
     return l->label[v];
 }
 
-static void type_retained(gcev_heap *h, uint32_t *child_off, uint32_t *child, uint32_t *stk, uint32_t *pos,
-                          uint32_t *tcnt)
+/* A type's retained bytes: the retained sizes of its objects that no object of the
+ * type dominates. The dominator tree walked depth first without a stack: each node's
+ * first child and next sibling, and back up through idom. */
+static void type_retained(gcev_heap *h, const uint32_t *first, const uint32_t *next, uint32_t *tcnt)
 {
-    uint32_t n = h->n;
+    const uint32_t n = h->n;
     for (size_t t = 0; t < h->ntypes; t++) {
         h->types[t].retained = 0;
         h->types[t].max_retained = 0;
     }
-    size_t sp = 0;
-    stk[sp] = n;
-    pos[sp] = child_off[n];
-    sp++;
-    while (sp) {
-        uint32_t v = stk[sp - 1];
-        if (pos[sp - 1] == child_off[v + 1]) {
-            sp--;
-            if (v != n) {
-                tcnt[h->obj[v].ptype]--;
-            }
+    uint32_t v = first[n];
+    while (v != UINT32_MAX) {
+        tcnt[h->obj[v].type]++;
+        if (first[v] != UINT32_MAX) {
+            v = first[v];
             continue;
         }
-        uint32_t w = child[pos[sp - 1]++];
-        gcev_heap_type *t = &h->types[h->obj[w].ptype];
-        if (tcnt[h->obj[w].ptype]++ == 0) {
-            t->retained += h->retained[w];
+        for (;;) {
+            gcev_heap_type *t = &h->types[h->obj[v].type];
+            uint64_t r = h->retained[v];
+            if (--tcnt[h->obj[v].type] == 0) {
+                t->retained = gcev_hp_sat_add(t->retained, r);
+            }
+            if (r > t->max_retained) {
+                t->max_retained = r;
+            }
+            if (next[v] != UINT32_MAX) {
+                v = next[v];
+                break;
+            }
+            v = h->idom[v];
+            if (v == n) {
+                v = UINT32_MAX;
+                break;
+            }
         }
-        if (h->retained[w] > t->max_retained) {
-            t->max_retained = h->retained[w];
-        }
-        stk[sp] = w;
-        pos[sp] = child_off[w];
-        sp++;
     }
 }
 
+/*
+ * Memory, per object over the graph's 20 (and per reference over its 4): the DFS holds
+ * 16 (number, vertex, two stack arrays); the predecessors 4 per reference; the main
+ * loop 20 (vertex and four arrays, each slot serving two purposes); what stays is 12
+ * (idom, retained), and the last step (the per-type sums) 8 more for a while. Each
+ * array is freed as soon as its phase ends, so the peak is the graph + 20 per object
+ * + 4 per reference.
+ */
 gcev_status gcev_heap_analyze(gcev_heap *h)
 {
     if (!h) {
@@ -103,201 +132,228 @@ gcev_status gcev_heap_analyze(gcev_heap *h)
     const uint32_t n = h->n, root = n;
     const size_t N1 = (size_t)n + 1, A = N1 + 1; /* nodes with the root; dfn arrays are 1-based */
     uint32_t *rs = NULL, nrs = 0;
-    uint32_t *dfn = NULL, *vertex = NULL, *parent = NULL, *idomd = NULL, *bhead = NULL, *bnext = NULL;
-    uint32_t *poff = NULL, *pred = NULL;
-    uint32_t *idom = NULL;
-    uint64_t *ret = NULL;
+    uint32_t *dfn = NULL, *vertex = NULL, *pred = NULL, *idomd = NULL;
+    uint32_t *first = NULL, *next = NULL, *tcnt = NULL;
     lt l = {0};
     gcev_status st = GCEV_E_NOMEM;
     if (root_targets(h, &rs, &nrs)) {
         goto out;
     }
-    /* predecessors (CSR), the root's references included */
-    uint64_t E = (uint64_t)h->off[n] + nrs;
-    poff = calloc(A, sizeof *poff);
-    pred = malloc((E ? E : 1) * sizeof *pred);
+    /* 1. depth-first numbering from the root; the stack in the arrays the main loop
+     *    gets later (anc: the node, semi: its next reference) */
     dfn = calloc(N1, sizeof *dfn);
     vertex = malloc(A * sizeof *vertex);
-    parent = malloc(A * sizeof *parent);
-    idomd = malloc(A * sizeof *idomd);
-    bhead = calloc(A, sizeof *bhead);
-    bnext = malloc(A * sizeof *bnext);
+    l.anc = malloc(A * sizeof *l.anc);
     l.semi = malloc(A * sizeof *l.semi);
-    l.label = malloc(A * sizeof *l.label);
-    l.ancestor = malloc(A * sizeof *l.ancestor);
-    l.path = malloc(A * sizeof *l.path);
-    if (E > UINT32_MAX || !poff || !pred || !dfn || !vertex || !parent || !idomd || !bhead || !bnext ||
-        !l.semi || !l.label || !l.ancestor || !l.path) {
+    if (!dfn || !vertex || !l.anc || !l.semi) {
         goto out;
     }
-    for (uint32_t v = 0; v < n; v++) {
-        for (uint32_t j = h->off[v]; j < h->off[v + 1]; j++) {
-            poff[h->refs[j] + 1]++;
-        }
-    }
-    for (uint32_t j = 0; j < nrs; j++) {
-        poff[rs[j] + 1]++;
-    }
-    for (size_t v = 0; v < N1; v++) {
-        poff[v + 1] += poff[v];
-    }
-    /* fill with a cursor per node: bnext is free until the main loop */
-    memcpy(bnext, poff, N1 * sizeof *bnext);
-    for (uint32_t v = 0; v < n; v++) {
-        for (uint32_t j = h->off[v]; j < h->off[v + 1]; j++) {
-            pred[bnext[h->refs[j]]++] = v;
-        }
-    }
-    for (uint32_t j = 0; j < nrs; j++) {
-        pred[bnext[rs[j]]++] = root;
-    }
-    /* depth-first numbering from the root (label / ancestor serve as the stack) */
     uint32_t cnt = 0;
-    size_t sp = 0;
-    uint32_t *stk = l.label, *spos = l.ancestor;
-    dfn[root] = ++cnt;
-    vertex[cnt] = root;
-    parent[cnt] = 0;
-    stk[sp] = root;
-    spos[sp] = 0;
-    sp++;
-    while (sp) {
-        uint32_t v = stk[sp - 1], w;
+    {
+        size_t sp = 0;
+        uint32_t *stk = l.anc, *spos = l.semi;
+        dfn[root] = ++cnt;
+        vertex[cnt] = root;
+        stk[sp] = root;
+        spos[sp] = 0;
+        sp++;
+        while (sp) {
+            uint32_t v = stk[sp - 1], w;
+            if (v == root) {
+                if (spos[sp - 1] == nrs) {
+                    sp--;
+                    continue;
+                }
+                w = rs[spos[sp - 1]++];
+            } else {
+                uint32_t p = h->off[v] + spos[sp - 1];
+                if (p == h->off[v + 1]) {
+                    sp--;
+                    continue;
+                }
+                spos[sp - 1]++;
+                w = h->refs[p];
+            }
+            if (dfn[w] == 0) {
+                dfn[w] = ++cnt;
+                vertex[cnt] = w;
+#if defined(__GNUC__)
+                /* the numbers of w's references are read next, at random places of a big
+                 * array: asked for now, they arrive while the walk goes on */
+                for (uint32_t j = h->off[w], e = h->off[w + 1]; j < e && j < h->off[w] + 4; j++) {
+                    __builtin_prefetch(&dfn[h->refs[j]]);
+                }
+#endif
+                stk[sp] = w;
+                spos[sp] = 0;
+                sp++;
+            }
+        }
+    }
+    /* 2. predecessors in depth-first numbers (CSR; the unreachable left out): counted,
+     *    then each list filled from its end, so anc[x] ends at the start of x's list */
+    uint32_t *poff = l.anc;
+    memset(poff, 0, A * sizeof *poff);
+    uint64_t E = 0;
+    for (uint32_t i = 1; i <= cnt; i++) {
+        uint32_t v = vertex[i];
         if (v == root) {
-            if (spos[sp - 1] == nrs) {
-                sp--;
-                continue;
+            for (uint32_t j = 0; j < nrs; j++) {
+                poff[dfn[rs[j]]]++;
             }
-            w = rs[spos[sp - 1]++];
+            E += nrs;
         } else {
-            uint32_t p = h->off[v] + spos[sp - 1];
-            if (p == h->off[v + 1]) {
-                sp--;
-                continue;
+            for (uint32_t j = h->off[v]; j < h->off[v + 1]; j++) {
+                poff[dfn[h->refs[j]]]++;
             }
-            spos[sp - 1]++;
-            w = h->refs[p];
+            E += h->off[v + 1] - h->off[v];
         }
-        if (dfn[w] == 0) {
-            dfn[w] = ++cnt;
-            vertex[cnt] = w;
-            parent[cnt] = dfn[v];
-            stk[sp] = w;
-            spos[sp] = 0;
-            sp++;
-        }
+    }
+    if (E > UINT32_MAX) {
+        goto out;
     }
     for (uint32_t i = 1; i <= cnt; i++) {
-        l.semi[i] = i;
-        l.label[i] = i;
-        l.ancestor[i] = 0;
+        poff[i] += poff[i - 1]; /* the end of i's list */
     }
-    l.semi[0] = 0;
-    l.label[0] = 0;
-    l.ancestor[0] = 0;
-    for (uint32_t i = cnt; i >= 2; i--) {
-        uint32_t w = vertex[i];
-        for (uint32_t j = poff[w]; j < poff[w + 1]; j++) {
-            uint32_t dv = dfn[pred[j]];
-            if (dv == 0) {
-                continue; /* from an unreachable object */
+    pred = malloc((E ? E : 1) * sizeof *pred);
+    if (!pred) {
+        goto out;
+    }
+    for (uint32_t i = 1; i <= cnt; i++) {
+        uint32_t v = vertex[i];
+        if (v == root) {
+            for (uint32_t j = 0; j < nrs; j++) {
+                pred[--poff[dfn[rs[j]]]] = i;
             }
-            uint32_t u = lt_eval(&l, dv);
-            if (l.semi[u] < l.semi[i]) {
-                l.semi[i] = l.semi[u];
+        } else {
+            for (uint32_t j = h->off[v]; j < h->off[v + 1]; j++) {
+                pred[--poff[dfn[h->refs[j]]]] = i;
             }
         }
-        bnext[i] = bhead[l.semi[i]];
-        bhead[l.semi[i]] = i;
-        uint32_t p = parent[i];
-        l.ancestor[i] = p;
-        for (uint32_t x = bhead[p]; x; x = bnext[x]) {
-            uint32_t u = lt_eval(&l, x);
-            idomd[x] = l.semi[u] < l.semi[x] ? u : p;
+    }
+    free(dfn);
+    dfn = NULL;
+    /* 3. semidominators, and immediate dominators through the buckets. A node's DFS
+     *    parent is its greatest predecessor below it (a predecessor between the two
+     *    would have been finished before the node was found, and found it), so no
+     *    parent array; the bucket list's links become the dominators (idomd). */
+    l.label = malloc(A * sizeof *l.label);
+    idomd = malloc(A * sizeof *idomd);
+    if (!l.label || !idomd) {
+        goto out;
+    }
+    memset(l.semi, 0, A * sizeof *l.semi); /* every bucket empty */
+    {
+        uint32_t hi = (uint32_t)E; /* the end of the list of the node after i */
+        for (uint32_t i = cnt; i >= 2; i--) {
+            uint32_t beg = poff[i], end = hi, s = i, par = 0;
+            hi = beg;
+            l.lo = i + 1;
+            for (uint32_t j = beg; j < end; j++) {
+                uint32_t dv = pred[j];
+                if (dv < i) {
+                    s = dv < s ? dv : s;
+                    par = dv > par ? dv : par;
+                } else if (dv > i) {
+                    uint32_t u = lt_eval(&l, dv);
+                    s = l.semi[u] < s ? l.semi[u] : s;
+                }
+            }
+            l.semi[i] = s; /* i's own bucket emptied at its children's steps, all done */
+            idomd[i] = l.semi[s];
+            l.semi[s] = i;
+            l.anc[i] = par;
+            l.label[i] = i;
+            l.lo = i;
+            for (uint32_t x = l.semi[par], nx; x; x = nx) {
+                nx = idomd[x];
+                uint32_t u = lt_eval(&l, x);
+                idomd[x] = l.semi[u] < l.semi[x] ? u : par;
+            }
+            l.semi[par] = 0;
         }
-        bhead[p] = 0;
     }
     for (uint32_t i = 2; i <= cnt; i++) {
         if (idomd[i] != l.semi[i]) {
             idomd[i] = idomd[idomd[i]];
         }
     }
-    /* object space: n = dominated by the roots alone, UINT32_MAX = unreachable */
-    idom = malloc((n ? n : 1) * sizeof *idom);
-    ret = malloc((n ? n : 1) * sizeof *ret);
-    if (!idom || !ret) {
+    free(pred);
+    pred = NULL;
+    free(l.anc);
+    free(l.semi);
+    free(l.label);
+    l = (lt){0};
+    /* 4. object space: n = dominated by the roots alone, UINT32_MAX = unreachable;
+     *    retained sizes summed children first (decreasing depth-first numbers) */
+    h->idom = malloc((n ? n : 1) * sizeof *h->idom);
+    if (!h->idom) {
+        goto out;
+    }
+    memset(h->idom, 0xff, (n ? n : 1) * sizeof *h->idom);
+    for (uint32_t i = 2; i <= cnt; i++) {
+        h->idom[vertex[i]] = vertex[idomd[i]];
+    }
+    free(idomd);
+    idomd = NULL;
+    h->retained = malloc((n ? n : 1) * sizeof *h->retained);
+    if (!h->retained) {
         goto out;
     }
     h->info.unreachable_objects = 0;
     h->info.unreachable_bytes = 0;
     for (uint32_t v = 0; v < n; v++) {
-        ret[v] = h->obj[v].size;
-        if (dfn[v] == 0) {
-            idom[v] = UINT32_MAX;
+        uint64_t sz = gcev_hp_size(h, v);
+        h->retained[v] = sz;
+        if (h->idom[v] == UINT32_MAX) {
             h->info.unreachable_objects++;
-            h->info.unreachable_bytes += h->obj[v].size;
-        } else {
-            idom[v] = vertex[idomd[dfn[v]]];
+            h->info.unreachable_bytes = gcev_hp_sat_add(h->info.unreachable_bytes, sz);
         }
     }
     for (uint32_t i = cnt; i >= 2; i--) {
-        uint32_t v = vertex[i], d = idom[v];
+        uint32_t v = vertex[i], d = h->idom[v];
         if (d != root) {
-            ret[d] += ret[v];
+            h->retained[d] = gcev_hp_sat_add(h->retained[d], h->retained[v]);
         }
     }
-    h->idom = idom;
-    h->retained = ret;
-    idom = NULL;
-    ret = NULL;
-    /* the dominator tree's children (CSR) for the per-type sums: the LT arrays are free now */
-    {
-        uint32_t *child_off = poff; /* A entries */
-        uint32_t *child = pred;     /* cnt - 1 <= E entries (each reachable object has a predecessor) */
-        memset(child_off, 0, A * sizeof *child_off);
-        for (uint32_t v = 0; v < n; v++) {
-            if (h->idom[v] != UINT32_MAX) {
-                child_off[h->idom[v] + 1]++;
-            }
-        }
-        for (size_t v = 0; v < N1; v++) {
-            child_off[v + 1] += child_off[v];
-        }
-        memcpy(bnext, child_off, N1 * sizeof *bnext);
-        for (uint32_t v = 0; v < n; v++) {
-            if (h->idom[v] != UINT32_MAX) {
-                child[bnext[h->idom[v]]++] = v;
-            }
-        }
-        uint32_t *tcnt = calloc(h->ntypes ? h->ntypes : 1, sizeof *tcnt);
-        if (!tcnt) {
-            free(h->idom);
-            free(h->retained);
-            h->idom = NULL;
-            h->retained = NULL;
-            goto out;
-        }
-        type_retained(h, child_off, child, vertex, parent, tcnt);
-        free(tcnt);
+    free(vertex);
+    vertex = NULL;
+    /* 5. the dominator tree as first child / next sibling, for the per-type sums */
+    first = malloc(N1 * sizeof *first);
+    next = malloc((n ? n : 1) * sizeof *next);
+    tcnt = calloc(h->ntypes ? h->ntypes : 1, sizeof *tcnt);
+    if (!first || !next || !tcnt) {
+        goto out;
     }
+    memset(first, 0xff, N1 * sizeof *first);
+    for (uint32_t v = n; v-- > 0;) {
+        uint32_t d = h->idom[v];
+        if (d != UINT32_MAX) {
+            next[v] = first[d];
+            first[d] = v;
+        }
+    }
+    type_retained(h, first, next, tcnt);
     h->info.analyzed = 1;
     st = GCEV_OK;
 out:
+    if (st != GCEV_OK) {
+        free(h->idom);
+        free(h->retained);
+        h->idom = NULL;
+        h->retained = NULL;
+    }
     free(rs);
     free(dfn);
     free(vertex);
-    free(parent);
-    free(idomd);
-    free(bhead);
-    free(bnext);
-    free(poff);
     free(pred);
+    free(idomd);
+    free(l.anc);
     free(l.semi);
     free(l.label);
-    free(l.ancestor);
-    free(l.path);
-    free(idom);
-    free(ret);
+    free(first);
+    free(next);
+    free(tcnt);
     return st;
 }
 

@@ -163,13 +163,13 @@ static int build_types(gcev_heap_set *s, gcev_heap *h)
     }
     memset(row_of_pt, 0xff, (p->ntypes ? p->ntypes : 1) * sizeof *row_of_pt);
     for (uint32_t i = 0; i < h->n; i++) {
-        uint32_t r = row_of(h, p, h->obj[i].ptype, row_of_pt, &by_hash, &rows, &nrows, &crows);
+        uint32_t r = row_of(h, p, h->obj[i].type, row_of_pt, &by_hash, &rows, &nrows, &crows);
         if (r == UINT32_MAX) {
             goto out;
         }
-        h->obj[i].ptype = r;
+        h->obj[i].type = r;
         rows[r].objects++;
-        rows[r].bytes += h->obj[i].size;
+        rows[r].bytes = gcev_hp_sat_add(rows[r].bytes, gcev_hp_size(h, i));
     }
     order = malloc((nrows ? nrows : 1) * sizeof *order);
     rank = malloc((nrows ? nrows : 1) * sizeof *rank);
@@ -200,7 +200,7 @@ static int build_types(gcev_heap_set *s, gcev_heap *h)
         h->ntypes--;
     }
     for (uint32_t i = 0; i < h->n; i++) {
-        h->obj[i].ptype = rank[h->obj[i].ptype];
+        h->obj[i].type = rank[h->obj[i].type];
     }
     rc = 0;
 out:
@@ -212,28 +212,81 @@ out:
     return rc;
 }
 
+/* CWT elements (key, value) with both objects known, in list order: sorted by key
+ * with the list order kept (key << 32 | position), their values beside. */
+static int cwt_sort(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The bytes of the dump's objects, located where they stop fitting in 64 bits. */
+static void sum_bytes(gcev_heap *h)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < h->n; i++) {
+        uint64_t sz = gcev_hp_size(h, i);
+        if (total > UINT64_MAX - sz) {
+            h->info.flags |= GCEV_HEAP_SIZE_OVERFLOW;
+            gcev_hp_problem(
+                h,
+                "the objects' sizes add up to more than 2^64-1 bytes at object 0x%llx (size %llu, "
+                "object %u of %u): byte totals and retained sizes stop at 2^64-1",
+                (unsigned long long)h->obj[i].address, (unsigned long long)sz, i + 1, h->n);
+            total = UINT64_MAX;
+            break;
+        }
+        total += sz;
+    }
+    h->info.bytes = total;
+}
+
+/*
+ * Memory: the graph is made in the reader's arrays. Objects are compacted in place
+ * (16 bytes each), their EdgeCounts become the offsets (4), the 8-byte GCBulkEdge
+ * values are resolved to 4-byte object indexes in the same buffer, which then
+ * shrinks; the address index is 4 bytes per slot. At its peak the build holds
+ * 20 bytes per object + 8 per reference + the index (6 to 12 per object).
+ */
 int gcev_hp_build_graph(gcev_heap_set *s, gcev_heap *h)
 {
     size_t nraw = h->nraw;
     uint64_t nrefs = h->nraw_refs;
-    heap_map idx = {0};
-    uint32_t *start = malloc((nraw ? nraw : 1) * sizeof *start);
+    heap_idx idx = {0};
+    uint64_t *cwt = NULL;
+    uint32_t *cwt_val = NULL;
     int rc = -1;
-    if (!start || gcev_hp_map_reserve(&idx, nraw) != 0) {
+    /* the reader's arrays grew by half: their slack is given back before the index is made
+     * (a shrinking realloc of a big block unmaps its tail, it copies nothing) */
+    if (nraw && nraw < h->craw) {
+        heap_obj *o2 = realloc(h->raw, nraw * sizeof *h->raw);
+        uint32_t *c2 = o2 ? realloc(h->cnt, nraw * sizeof *h->cnt) : NULL;
+        h->raw = o2 ? o2 : h->raw;
+        h->cnt = c2 ? c2 : h->cnt;
+        h->craw = h->ccnt = nraw;
+    }
+    if (nrefs && nrefs < h->craw_refs) {
+        uint64_t *r2 = realloc(h->raw_refs, nrefs * sizeof *h->raw_refs);
+        h->raw_refs = r2 ? r2 : h->raw_refs;
+        h->craw_refs = nrefs;
+    }
+    h->obj = h->raw;
+    if (gcev_hp_idx_init(&idx, nraw) != 0) {
         goto out;
     }
-    /* 1. objects: the first of each address kept; each takes its EdgeCount values */
-    uint64_t pos = 0, missing = 0;
+    /* 1. objects: the first of each address kept, each with its EdgeCount values (the
+     *    references of a dropped duplicate, and those past the last object, removed) */
+    uint64_t pos = 0, missing = 0, w = 0;
     uint32_t k = 0;
+    size_t br = 0, bw = 0;
     for (size_t i = 0; i < nraw; i++) {
-        uint64_t want = h->raw[i].nrefs, avail = nrefs - pos;
+        uint64_t want = h->cnt[i], avail = nrefs - pos;
         uint64_t take = want < avail ? want : avail;
+        int big = br < h->nbig && h->big[br].obj == i;
+        br += big;
         missing += want - take;
-        uint32_t got = gcev_hp_map_put(&idx, h->raw[i].address, k);
+        uint32_t got = gcev_hp_idx_put(&idx, h->raw, h->raw[i].address, k);
         if (got != k) {
-            if (got == UINT32_MAX - 1) {
-                goto out;
-            }
             if (h->info.duplicate_objects++ == 0) {
                 gcev_hp_problem(
                     h,
@@ -244,12 +297,20 @@ int gcev_hp_build_graph(gcev_heap_set *s, gcev_heap *h)
             continue;
         }
         h->raw[k] = h->raw[i];
-        h->raw[k].nrefs = (uint32_t)take;
-        start[k] = (uint32_t)pos;
+        if (big) {
+            h->big[bw] = h->big[br - 1];
+            h->big[bw++].obj = k;
+        }
+        if (w != pos && take) {
+            memmove(h->raw_refs + w, h->raw_refs + pos, (size_t)take * sizeof *h->raw_refs);
+        }
+        h->cnt[k] = (uint32_t)take;
         pos += take;
+        w += take;
         k++;
     }
     h->n = k;
+    h->nbig = bw;
     h->info.missing_references = missing;
     if (missing) {
         h->info.flags |= GCEV_HEAP_EDGES_SHORT;
@@ -263,98 +324,138 @@ int gcev_hp_build_graph(gcev_heap_set *s, gcev_heap *h)
         gcev_hp_problem(h, "%llu GCBulkEdge values past the last object's references (dropped)",
                         (unsigned long long)(nrefs - pos));
     }
-    /* 2. references resolved in place; per object the count kept (+ its CWT elements) */
-    h->off = calloc((size_t)k + 1, sizeof *h->off);
-    if (!h->off) {
-        goto out;
-    }
-    uint64_t total = 0;
+    /* 2. references resolved in place: value r (8 bytes at 8r) becomes an object index
+     *    (4 bytes at 4o, o <= r: never over a value not read yet); per object the count
+     *    kept. Through memcpy: the buffer changes element type. */
+    unsigned char *buf = (unsigned char *)h->raw_refs;
+    uint64_t r = 0, o = 0;
     for (uint32_t i = 0; i < k; i++) {
         uint32_t kept = 0;
-        for (uint32_t j = 0; j < h->raw[i].nrefs; j++) {
-            uint32_t t = gcev_hp_map_get(&idx, h->raw_refs[start[i] + j]);
-            h->raw_refs[start[i] + j] = t;
+        for (uint32_t j = 0; j < h->cnt[i]; j++, r++) {
+            uint64_t a;
+            memcpy(&a, buf + 8 * r, sizeof a);
+            uint32_t t = gcev_hp_idx_get(&idx, h->raw, a);
             if (t == UINT32_MAX) {
                 h->info.dangling_references++;
             } else {
+                memcpy(buf + 4 * o, &t, sizeof t);
+                o++;
                 kept++;
             }
         }
-        h->off[i + 1] = kept;
+        h->cnt[i] = kept;
     }
-    for (size_t c = 0; c + 1 < h->ncwt; c += 2) {
-        uint32_t key = gcev_hp_map_get(&idx, h->cwt[c]), val = gcev_hp_map_get(&idx, h->cwt[c + 1]);
-        if (key != UINT32_MAX && val != UINT32_MAX) {
-            h->off[key + 1]++;
-        }
-    }
-    for (uint32_t i = 0; i < k; i++) {
-        total += h->off[i + 1];
-        if (total > HEAP_MAX_REFS) {
-            goto out;
-        }
-        h->off[i + 1] = (uint32_t)total;
-    }
-    h->refs = malloc((total ? total : 1) * sizeof *h->refs);
-    if (!h->refs) {
+    /* CWT elements: a reference from the key to the value, after the key's own */
+    size_t ncwt = h->ncwt / 2, nc = 0;
+    cwt = malloc((ncwt ? ncwt : 1) * sizeof *cwt);
+    cwt_val = malloc((ncwt ? ncwt : 1) * sizeof *cwt_val);
+    if (!cwt || !cwt_val) {
         goto out;
     }
-    for (uint32_t i = 0; i < k; i++) {
-        uint32_t w = h->off[i];
-        for (uint32_t j = 0; j < h->raw[i].nrefs; j++) {
-            uint64_t t = h->raw_refs[start[i] + j];
-            if (t != UINT32_MAX) {
-                h->refs[w++] = (uint32_t)t;
-            }
+    for (size_t c = 0; c < ncwt; c++) {
+        uint32_t key = gcev_hp_idx_get(&idx, h->raw, h->cwt[2 * c]);
+        uint32_t val = gcev_hp_idx_get(&idx, h->raw, h->cwt[2 * c + 1]);
+        if (key != UINT32_MAX && val != UINT32_MAX) {
+            cwt[nc] = (uint64_t)key << 32 | nc;
+            cwt_val[nc++] = val;
         }
-        start[i] = w; /* where its CWT references go */
+    }
+    if (nc > 1) {
+        qsort(cwt, nc, sizeof *cwt, cwt_sort);
+    }
+    uint64_t total = o + nc;
+    if (total > HEAP_MAX_REFS) {
+        goto out;
+    }
+    /* the counts become the offsets, in place (one more entry) */
+    uint32_t *off = realloc(h->cnt, ((size_t)k + 1) * sizeof *off);
+    if (!off) {
+        goto out;
+    }
+    h->cnt = NULL;
+    h->off = off;
+    {
+        uint64_t run = 0;
+        size_t c = 0;
+        uint32_t cur = k ? off[0] : 0;
+        off[0] = 0;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t next = i + 1 < k ? off[i + 1] : 0;
+            run += cur;
+            for (; c < nc && (uint32_t)(cwt[c] >> 32) == i; c++) {
+                run++;
+            }
+            off[i + 1] = (uint32_t)run;
+            cur = next;
+        }
+    }
+    uint32_t *refs = realloc(buf, (size_t)(total ? total : 1) * sizeof *refs);
+    if (!refs) {
+        goto out;
+    }
+    h->raw_refs = NULL;
+    h->refs = refs;
+    /* from the last object down, each object's references move up by the CWT
+     * references of the objects before it, and its own CWT references follow them */
+    {
+        size_t c = nc, sh = nc;
+        for (uint32_t i = k; i-- > 0 && sh;) {
+            size_t ci = 0;
+            while (c > ci && (uint32_t)(cwt[c - ci - 1] >> 32) == i) {
+                ci++;
+            }
+            uint32_t end = off[i + 1], start = off[i];
+            uint32_t old_start = start - (uint32_t)(sh - ci), old_end = end - (uint32_t)sh;
+            if (old_end > old_start && start != old_start) {
+                memmove(refs + start, refs + old_start, (size_t)(old_end - old_start) * sizeof *refs);
+            }
+            for (size_t q = 0; q < ci; q++) {
+                refs[end - ci + q] = cwt_val[(uint32_t)cwt[c - ci + q]];
+            }
+            c -= ci;
+            sh -= ci;
+        }
     }
     if (h->info.dangling_references) {
         gcev_hp_problem(h, "%llu references to addresses that are no object of the dump (dropped)",
                         (unsigned long long)h->info.dangling_references);
     }
     /* 3. roots, then the CWT elements listed as roots of kind cwt */
-    size_t ncwt = h->ncwt / 2;
     h->roots = calloc(h->nraw_roots + ncwt + 1, sizeof *h->roots);
     if (!h->roots) {
         goto out;
     }
     for (size_t i = 0; i < h->nraw_roots; i++) {
-        const heap_raw_root *r = &h->raw_roots[i];
-        gcev_heap_root *o = &h->roots[i];
-        o->object = gcev_hp_map_get(&idx, r->address);
-        o->kind = r->kind;
-        o->flags = r->flags;
-        o->id = r->id;
-        if (o->object == UINT32_MAX) {
+        const heap_raw_root *rr = &h->raw_roots[i];
+        gcev_heap_root *ro = &h->roots[i];
+        ro->object = gcev_hp_idx_get(&idx, h->raw, rr->address);
+        ro->kind = rr->kind;
+        ro->flags = rr->flags;
+        ro->id = rr->id;
+        if (ro->object == UINT32_MAX) {
             h->info.dangling_roots++;
-        } else if (o->kind != GCEV_HEAP_ROOT_WEAK) {
+        } else if (ro->kind != GCEV_HEAP_ROOT_WEAK) {
             h->info.roots++;
         }
     }
     h->nroots = h->nraw_roots;
     for (size_t c = 0; c < ncwt; c++) {
-        uint32_t key = gcev_hp_map_get(&idx, h->cwt[2 * c]), val = gcev_hp_map_get(&idx, h->cwt[2 * c + 1]);
-        gcev_heap_root *o = &h->roots[h->nroots++];
-        o->kind = GCEV_HEAP_ROOT_CWT;
-        o->object = val;
-        o->id = key;
-        if (key != UINT32_MAX && val != UINT32_MAX) {
-            h->refs[start[key]++] = val;
-        }
+        uint32_t key = gcev_hp_idx_get(&idx, h->raw, h->cwt[2 * c]);
+        gcev_heap_root *ro = &h->roots[h->nroots++];
+        ro->kind = GCEV_HEAP_ROOT_CWT;
+        ro->object = gcev_hp_idx_get(&idx, h->raw, h->cwt[2 * c + 1]);
+        ro->id = key;
     }
     if (h->info.dangling_roots) {
         gcev_hp_problem(h, "%llu roots of addresses that are no object of the dump",
                         (unsigned long long)h->info.dangling_roots);
     }
     /* 4. types (and the static roots' names, which need them) */
-    h->obj = h->raw;
+    gcev_hp_idx_free(&idx);
     if (build_types(s, h) != 0) {
         goto out;
     }
-    for (uint32_t i = 0; i < k; i++) {
-        h->info.bytes += h->obj[i].size;
-    }
+    sum_bytes(h);
     h->info.objects = k;
     h->info.references = total;
     h->info.types = h->ntypes;
@@ -366,24 +467,31 @@ int gcev_hp_build_graph(gcev_heap_set *s, gcev_heap *h)
         uint32_t nm = i < h->nraw_roots ? h->raw_roots[i].name : 0;
         h->roots[i].name = nm ? h->pool.s + nm - 1 : "";
     }
-    if (h->info.flags & GCEV_HEAP_PARTIAL_MASK) {
-        /* keep the reader's own order of problems; nothing else to do */
-    }
     rc = 0;
 out:
-    free(start);
-    gcev_hp_map_free(&idx);
+    free(cwt);
+    free(cwt_val);
+    gcev_hp_idx_free(&idx);
     free(h->raw_refs);
     h->raw_refs = NULL;
+    free(h->cnt);
+    h->cnt = NULL;
     free(h->raw_roots);
     h->raw_roots = NULL;
     free(h->cwt);
     h->cwt = NULL;
     if (rc == 0 && h->n < h->craw) {
-        heap_raw_node *shrunk = realloc(h->raw, (h->n ? h->n : 1) * sizeof *h->raw);
+        heap_obj *shrunk = realloc(h->raw, (h->n ? h->n : 1) * sizeof *h->raw);
         if (shrunk) {
             h->raw = h->obj = shrunk;
             h->craw = h->n;
+        }
+    }
+    if (rc == 0 && h->nbig < h->cbig) {
+        heap_big *b = realloc(h->big, (h->nbig ? h->nbig : 1) * sizeof *h->big);
+        if (b) {
+            h->big = b;
+            h->cbig = h->nbig;
         }
     }
     return rc;

@@ -30,18 +30,43 @@ uint32_t gcev_hp_map_get(const heap_map *m, uint64_t key);
  * present), or UINT32_MAX - 1 on NOMEM. */
 uint32_t gcev_hp_map_put(heap_map *m, uint64_t key, uint32_t val);
 
-/* An address-only index over a dump's objects (sorted permutation: 4 bytes per object). */
+/* ---- the address index of a dump's objects (gcev_heap_map.c) ----
+ * Slots hold object indexes only (4 bytes each, load <= 2/3): the key of a slot is the
+ * address of the object it names, so the table costs 6 to 12 bytes per object instead
+ * of the 18 to 36 of a map that also stores the 8-byte keys. Seeded like the map. */
+typedef struct heap_obj heap_obj;
+typedef struct heap_idx {
+    uint32_t *slot; /* UINT32_MAX: empty */
+    size_t cap;     /* power of two, 0 when not built */
+} heap_idx;
 
-/* ---- growable vectors ---- */
+void gcev_hp_idx_free(heap_idx *x);
+/* Room for n objects (no growth after). Returns 0, or -1 on NOMEM. */
+int gcev_hp_idx_init(heap_idx *x, size_t n);
+/* The object of obj[] at address, or UINT32_MAX. */
+uint32_t gcev_hp_idx_get(const heap_idx *x, const heap_obj *obj, uint64_t address);
+/* Inserts object i (whose address is `address`, obj[i] may not be written yet) unless an
+ * object of that address is there; returns the object now stored under it. */
+uint32_t gcev_hp_idx_put(heap_idx *x, const heap_obj *obj, uint64_t address, uint32_t i);
+
+/* ---- growable vectors (x2 while small, x1.5 after: the slack of a big array stays under half) ---- */
 int gcev_hp_grow(void **p, size_t *cap, size_t need, size_t elem);
 
-/* ---- a raw object, as read ---- */
-typedef struct heap_raw_node {
+/* ---- an object: 16 bytes, as read and in the graph ---- */
+#define HEAP_BIG_SIZE UINT32_MAX
+struct heap_obj {
     uint64_t address;
+    uint32_t size; /* HEAP_BIG_SIZE: 2^32-1 or more, the size is in the dump's big list */
+    uint32_t type; /* as read the process's type; in the graph the type row */
+};
+
+/* The objects of 4 GiB or more (arrays can be): few, so kept aside rather than widening
+ * every object's size to 8 bytes. Sorted by object index. */
+typedef struct heap_big {
+    uint32_t obj;
+    uint32_t pad;
     uint64_t size;
-    uint32_t ptype; /* index into the process's type table */
-    uint32_t nrefs; /* EdgeCount (clamped: a count > 2^32-1 is a lie, the edges tell) */
-} heap_raw_node;
+} heap_big;
 
 typedef struct heap_raw_root {
     uint64_t address;
@@ -87,9 +112,12 @@ struct gcev_heap {
     uint32_t next_node_index, next_edge_index, next_root_index;
     int seen_node, seen_edge, seen_root;
     /* as read */
-    heap_raw_node *raw;
-    size_t nraw, craw;
-    uint64_t *raw_refs;
+    heap_obj *raw; /* objects, in the order of the events */
+    uint32_t *cnt; /* their EdgeCounts (clamped: a count > 2^32-1 is a lie, the edges tell) */
+    size_t nraw, craw, ccnt;
+    heap_big *big; /* objects of HEAP_BIG_SIZE, by index into raw (then obj) */
+    size_t nbig, cbig;
+    uint64_t *raw_refs; /* the GCBulkEdge values; the graph's refs are made in place */
     size_t nraw_refs, craw_refs;
     heap_raw_root *raw_roots;
     size_t nraw_roots, craw_roots;
@@ -98,20 +126,19 @@ struct gcev_heap {
     heap_strpool pool;
     char *problems[HEAP_MAX_PROBLEMS];
     size_t nproblems;
-    /* the graph (after the set is finished) */
-    uint32_t n;         /* objects */
-    heap_raw_node *obj; /* [n] (the raw array, compacted): ptype is then the type row */
-    uint32_t *off;      /* [n + 1]: references of i are refs[off[i] .. off[i+1]) */
-    uint32_t *refs;     /* object indexes */
+    /* the graph (after the set is finished): 20 bytes per object, 4 per reference */
+    uint32_t n;     /* objects */
+    heap_obj *obj;  /* [n] (the raw array, compacted): type is then the type row */
+    uint32_t *off;  /* [n + 1] (the cnt array, in place): references of i are refs[off[i] .. off[i+1]) */
+    uint32_t *refs; /* object indexes (the raw_refs array, in place) */
     gcev_heap_root *roots;
     size_t nroots;
     gcev_heap_type *types; /* rows, sorted by bytes */
     size_t ntypes;
     /* caches */
-    heap_map addr_index;  /* address -> object, built by the first find */
-    uint32_t *idom;       /* [n] after analyze: GCEV_HEAP_NONE = the virtual root / unreachable */
+    heap_idx addr_index;  /* address -> object, built by the first find */
+    uint32_t *idom;       /* [n] after analyze: n = the virtual root, UINT32_MAX = unreachable */
     uint64_t *retained;   /* [n] after analyze */
-    uint8_t *reach;       /* [n] after analyze */
     uint32_t *bfs_parent; /* [n]: object, or n + root record, or GCEV_HEAP_NONE */
     uint32_t *bfs_order;  /* objects in breadth-first order from the roots */
     size_t nbfs;
@@ -131,6 +158,21 @@ void gcev_hp_problem(gcev_heap *h, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* The size of object i of the graph (or of raw[i] before it). */
+uint64_t gcev_hp_big_size(const gcev_heap *h, uint32_t i);
+static inline uint64_t gcev_hp_size(const gcev_heap *h, uint32_t i)
+{
+    uint32_t s = h->obj[i].size;
+    return s != HEAP_BIG_SIZE ? s : gcev_hp_big_size(h, i);
+}
+
+/* a + b, or UINT64_MAX when it does not fit: sizes come from the trace, and a sum of
+ * them must not wrap to a small number (the dump says so: GCEV_HEAP_SIZE_OVERFLOW) */
+static inline uint64_t gcev_hp_sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 /* gcev_heap_graph.c: from the raw lists to the graph; 0 or -1 on NOMEM. */
 int gcev_hp_build_graph(gcev_heap_set *s, gcev_heap *h);

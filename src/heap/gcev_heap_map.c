@@ -114,6 +114,72 @@ uint32_t gcev_hp_map_put(heap_map *m, uint64_t key, uint32_t val)
     return val;
 }
 
+void gcev_hp_idx_free(heap_idx *x)
+{
+    free(x->slot);
+    memset(x, 0, sizeof *x);
+}
+
+int gcev_hp_idx_init(heap_idx *x, size_t n)
+{
+    size_t cap = 16;
+    while (cap < n + n / 2 + 1) { /* load <= 2/3 */
+        if (cap > SIZE_MAX / 8) {
+            return -1;
+        }
+        cap *= 2;
+    }
+    free(x->slot);
+    x->slot = malloc(cap * sizeof *x->slot);
+    x->cap = x->slot ? cap : 0;
+    if (!x->slot) {
+        return -1;
+    }
+    memset(x->slot, 0xff, cap * sizeof *x->slot);
+    return 0;
+}
+
+uint32_t gcev_hp_idx_get(const heap_idx *x, const heap_obj *obj, uint64_t address)
+{
+    if (!x->cap) {
+        return UINT32_MAX;
+    }
+    size_t j = (size_t)mix(address) & (x->cap - 1);
+    for (uint32_t v; (v = x->slot[j]) != UINT32_MAX; j = (j + 1) & (x->cap - 1)) {
+        if (obj[v].address == address) {
+            return v;
+        }
+    }
+    return UINT32_MAX;
+}
+
+uint32_t gcev_hp_idx_put(heap_idx *x, const heap_obj *obj, uint64_t address, uint32_t i)
+{
+    size_t j = (size_t)mix(address) & (x->cap - 1);
+    for (uint32_t v; (v = x->slot[j]) != UINT32_MAX; j = (j + 1) & (x->cap - 1)) {
+        if (obj[v].address == address) {
+            return v;
+        }
+    }
+    x->slot[j] = i;
+    return i;
+}
+
+uint64_t gcev_hp_big_size(const gcev_heap *h, uint32_t i)
+{
+    size_t lo = 0, hi = h->nbig;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->big[mid].obj < i) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    /* not listed: a size of exactly 2^32-1 */
+    return lo < h->nbig && h->big[lo].obj == i ? h->big[lo].size : HEAP_BIG_SIZE;
+}
+
 int gcev_hp_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap) {
@@ -124,7 +190,9 @@ int gcev_hp_grow(void **p, size_t *cap, size_t need, size_t elem)
         if (c > SIZE_MAX / 2 / elem) {
             return -1;
         }
-        c *= 2;
+        /* a reader's arrays are most of its memory: past 64 Ki elements they grow by half
+         * (realloc of a big block remaps its pages, so the count of copies matters little) */
+        c = c < 65536 ? c * 2 : c + c / 2;
     }
     void *q = realloc(*p, c * elem);
     if (!q) {

@@ -11,6 +11,8 @@ static void heap_free(gcev_heap *h)
         return;
     }
     free(h->raw);
+    free(h->cnt);
+    free(h->big);
     free(h->raw_refs);
     free(h->raw_roots);
     free(h->cwt);
@@ -22,7 +24,7 @@ static void heap_free(gcev_heap *h)
     free(h->refs);
     free(h->roots);
     free(h->types);
-    gcev_hp_map_free(&h->addr_index);
+    gcev_hp_idx_free(&h->addr_index);
     free(h->idom);
     free(h->retained);
     free(h->bfs_parent);
@@ -86,8 +88,8 @@ gcev_status gcev_heap_object_get(const gcev_heap *h, uint32_t i, gcev_heap_objec
     }
     memset(out, 0, sizeof *out);
     out->address = h->obj[i].address;
-    out->size = h->obj[i].size;
-    out->type = h->obj[i].ptype;
+    out->size = gcev_hp_size(h, i);
+    out->type = h->obj[i].type;
     out->references = h->off[i + 1] - h->off[i];
     out->idom = GCEV_HEAP_NONE;
     if (h->idom) {
@@ -105,14 +107,14 @@ uint32_t gcev_heap_object_find(gcev_heap *h, uint64_t address)
         return GCEV_HEAP_NONE;
     }
     if (!h->addr_index.cap) {
-        if (gcev_hp_map_reserve(&h->addr_index, h->n) != 0) {
+        if (gcev_hp_idx_init(&h->addr_index, h->n) != 0) {
             return GCEV_HEAP_NONE;
         }
         for (uint32_t i = 0; i < h->n; i++) {
-            gcev_hp_map_put(&h->addr_index, h->obj[i].address, i);
+            gcev_hp_idx_put(&h->addr_index, h->obj, h->obj[i].address, i);
         }
     }
-    return gcev_hp_map_get(&h->addr_index, address);
+    return gcev_hp_idx_get(&h->addr_index, h->obj, address);
 }
 
 uint32_t gcev_heap_object_ref(const gcev_heap *h, uint32_t i, uint32_t n)
@@ -207,8 +209,8 @@ int gcev_hp_bfs(gcev_heap *h)
     }
     while (qh < qt) {
         uint32_t v = queue[qh++];
-        if (near[h->obj[v].ptype] == UINT32_MAX) {
-            near[h->obj[v].ptype] = v;
+        if (near[h->obj[v].type] == UINT32_MAX) {
+            near[h->obj[v].type] = v;
         }
         for (uint32_t j = h->off[v]; j < h->off[v + 1]; j++) {
             uint32_t w = h->refs[j];
@@ -278,16 +280,30 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* b - a against d - c, exactly (the difference of two 64-bit sums needs 65 bits) */
+static int delta_cmp(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    int gx = b >= a, gy = d >= c;
+    if (gx != gy) {
+        return gx ? 1 : -1;
+    }
+    uint64_t mx = gx ? b - a : a - b, my = gy ? d - c : c - d;
+    if (mx == my) {
+        return 0;
+    }
+    return (mx > my) == gx ? 1 : -1;
+}
+
 static int growth_cmp(const void *a, const void *b)
 {
     const gcev_heap_diff_row *x = a, *y = b;
-    int64_t dx = (int64_t)(x->bytes_b - x->bytes_a), dy = (int64_t)(y->bytes_b - y->bytes_a);
-    if (dx != dy) {
-        return dx > dy ? -1 : 1;
+    int c = delta_cmp(x->bytes_a, x->bytes_b, y->bytes_a, y->bytes_b);
+    if (c) {
+        return -c;
     }
-    int64_t cx = (int64_t)(x->objects_b - x->objects_a), cy = (int64_t)(y->objects_b - y->objects_a);
-    if (cx != cy) {
-        return cx > cy ? -1 : 1;
+    c = delta_cmp(x->objects_a, x->objects_b, y->objects_a, y->objects_b);
+    if (c) {
+        return -c;
     }
     return strcmp(x->name, y->name);
 }
@@ -337,12 +353,12 @@ gcev_status gcev_heap_diff(gcev_heap *a, gcev_heap *b, gcev_heap_diff_row **rows
         }
         if (c <= 0) {
             r->objects_a += va[i]->objects;
-            r->bytes_a += va[i]->bytes;
+            r->bytes_a = gcev_hp_sat_add(r->bytes_a, va[i]->bytes);
             i++;
         }
         if (c >= 0) {
             r->objects_b += vb[j]->objects;
-            r->bytes_b += vb[j]->bytes;
+            r->bytes_b = gcev_hp_sat_add(r->bytes_b, vb[j]->bytes);
             brow[vb[j] - b->types] = (uint32_t)(r - out);
             j++;
         }
@@ -352,12 +368,12 @@ gcev_status gcev_heap_diff(gcev_heap *a, gcev_heap *b, gcev_heap_diff_row **rows
      * reached from the roots (breadth-first order: the nearest) */
     for (size_t q = 0; q < b->nbfs; q++) {
         uint32_t v = b->bfs_order[q];
-        gcev_heap_diff_row *r = &out[brow[b->obj[v].ptype]];
+        gcev_heap_diff_row *r = &out[brow[b->obj[v].type]];
         if (r->new_object != GCEV_HEAP_NONE || (r->objects_b <= r->objects_a && r->bytes_b <= r->bytes_a)) {
             continue;
         }
         uint32_t av = gcev_heap_object_find(a, b->obj[v].address);
-        if (av != GCEV_HEAP_NONE && strcmp(a->types[a->obj[av].ptype].name, r->name) == 0) {
+        if (av != GCEV_HEAP_NONE && strcmp(a->types[a->obj[av].type].name, r->name) == 0) {
             continue;
         }
         r->new_object = v;

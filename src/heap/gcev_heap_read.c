@@ -214,18 +214,25 @@ static int add_nodes(gcev_heap *h, heap_proc *p, const gcev_trace_event *ev)
             gcev_hp_problem(h, "more than %u objects: the rest are dropped", (unsigned)HEAP_MAX_OBJECTS);
             break;
         }
-        if (gcev_hp_grow((void **)&h->raw, &h->craw, h->nraw + 1, sizeof *h->raw)) {
+        if (gcev_hp_grow((void **)&h->raw, &h->craw, h->nraw + 1, sizeof *h->raw) ||
+            gcev_hp_grow((void **)&h->cnt, &h->ccnt, h->nraw + 1, sizeof *h->cnt)) {
             return -1;
         }
         uint32_t t = ptype_of(p, v.type_id);
         if (t == UINT32_MAX) {
             return -1;
         }
-        heap_raw_node *n = &h->raw[h->nraw++];
+        if (v.size >= HEAP_BIG_SIZE) {
+            if (gcev_hp_grow((void **)&h->big, &h->cbig, h->nbig + 1, sizeof *h->big)) {
+                return -1;
+            }
+            h->big[h->nbig++] = (heap_big){(uint32_t)h->nraw, 0, v.size};
+        }
+        heap_obj *n = &h->raw[h->nraw];
         n->address = v.address;
-        n->size = v.size;
-        n->ptype = t;
-        n->nrefs = v.edge_count > UINT32_MAX ? UINT32_MAX : (uint32_t)v.edge_count;
+        n->size = v.size >= HEAP_BIG_SIZE ? HEAP_BIG_SIZE : (uint32_t)v.size;
+        n->type = t;
+        h->cnt[h->nraw++] = v.edge_count > UINT32_MAX ? UINT32_MAX : (uint32_t)v.edge_count;
     }
     return 0;
 }

@@ -18,7 +18,9 @@
  * with each dump. Invariants checked: indexes in range, a reachable object's retained
  * size at least its own and its dominator reachable, sums of the type table equal the
  * dump's, retained bytes per type within the dump's bytes, a path is a chain of
- * references from a rooted object.
+ * references from a rooted object. Sizes are the runtime's u64s (the raw mode gives any):
+ * every byte sum stops at 2^64-1 instead of wrapping, so these hold for any size, and the
+ * dump says when its sizes overflowed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -176,12 +178,7 @@ static void check_dump(gcev_heap *h)
     size_t nt = gcev_heap_type_count(h);
     CHECK(nt == in->types);
     uint64_t bytes = 0, refs = 0, unreachable = 0;
-    int has_cwt = 0, huge = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        gcev_heap_object o;
-        CHECK(gcev_heap_object_get(h, i, &o) == GCEV_OK);
-        huge |= o.size >= (uint64_t)1 << 40;
-    }
+    int has_cwt = 0, overflow = 0;
     for (size_t i = 0; i < gcev_heap_root_count(h); i++) {
         gcev_heap_root rt;
         CHECK(gcev_heap_root_get(h, i, &rt) == GCEV_OK);
@@ -191,7 +188,8 @@ static void check_dump(gcev_heap *h)
         gcev_heap_object o;
         CHECK(gcev_heap_object_get(h, i, &o) == GCEV_OK);
         CHECK(o.type < nt);
-        bytes += o.size;
+        overflow |= bytes > UINT64_MAX - o.size;
+        bytes = bytes > UINT64_MAX - o.size ? UINT64_MAX : bytes + o.size;
         refs += o.references;
         for (uint32_t k = 0; k < o.references; k++) {
             CHECK(gcev_heap_object_ref(h, i, k) < n);
@@ -199,12 +197,12 @@ static void check_dump(gcev_heap *h)
         CHECK(gcev_heap_object_ref(h, i, o.references) == GCEV_HEAP_NONE);
         CHECK(gcev_heap_object_find(h, o.address) == i); /* duplicates dropped: addresses unique */
         if (o.reachable) {
-            CHECK(o.retained >= o.size || huge);
+            CHECK(o.retained >= o.size);
             if (o.idom != GCEV_HEAP_NONE) {
                 gcev_heap_object d;
                 CHECK(o.idom < n && o.idom != i);
                 CHECK(gcev_heap_object_get(h, o.idom, &d) == GCEV_OK && d.reachable);
-                CHECK(d.retained >= o.retained || huge);
+                CHECK(d.retained >= o.retained);
             }
             uint32_t path[16];
             size_t len = 99, root = 99;
@@ -231,15 +229,13 @@ static void check_dump(gcev_heap *h)
         }
     }
     CHECK(bytes == in->bytes && refs == in->references && unreachable == in->unreachable_objects);
-    /* sizes are the runtime's u64s, summed modulo 2^64: the byte bounds below hold only when no
-     * sum can wrap (no runtime gives an object of 2^40 bytes; the raw mode can) */
-    int sums_exact = !huge;
+    CHECK(!overflow == !(in->flags & GCEV_HEAP_SIZE_OVERFLOW));
     uint64_t tb = 0, to = 0;
     for (size_t t = 0; t < nt; t++) {
         gcev_heap_type ty;
         CHECK(gcev_heap_type_get(h, t, &ty) == GCEV_OK && ty.name);
-        CHECK(!sums_exact || (ty.retained <= in->bytes && ty.max_retained <= ty.retained));
-        tb += ty.bytes;
+        CHECK(ty.retained <= in->bytes && ty.max_retained <= ty.retained);
+        tb = tb > UINT64_MAX - ty.bytes ? UINT64_MAX : tb + ty.bytes;
         to += ty.objects;
         CHECK(gcev_heap_type_find(h, ty.name) != GCEV_HEAP_NONE);
         uint32_t near = gcev_heap_type_nearest(h, (uint32_t)t);

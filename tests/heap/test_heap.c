@@ -307,6 +307,68 @@ static void test_heap_long_chain_is_iterative(void **state)
     free(w.b);
 }
 
+/*
+ * Sizes near 2^64 (GCBulkNode's Size is 64-bit): root -> A -> B, A -> C, D unreachable.
+ * Sizes A 2^64-16, B 100, C 2^32 (kept aside from the 32-bit sizes, exact), D 2^63, and
+ * a second record of C's address (a duplicate, 2^32-1 bytes: dropped, not mixed up with
+ * C). The bytes add up past 2^64-1: totals and retained sizes stop there, never wrap to a
+ * small number, and the dump is partial with the object where they stopped fitting.
+ */
+static void test_heap_sizes_near_2_64_saturate(void **state)
+{
+    (void)state;
+    const uint64_t big_a = UINT64_MAX - 15, big_c = UINT64_C(1) << 32, big_d = UINT64_C(1) << 63;
+    gcev_heap_reader *r;
+    hev_buf w = {0};
+    assert_int_equal(gcev_heap_reader_new(&r), GCEV_OK);
+    hev_type(r, &w, T_A, "App.Huge[]", 5, 0);
+    hev_type(r, &w, T_B, "App.Small", 5, 0);
+    hev_gc(r, &w, 1, 2, 5, 1);
+    hev_node n[] = {{0x100, big_a, T_A, 2},
+                    {0x200, 100, T_B, 0},
+                    {0x300, big_c, T_A, 0},
+                    {0x300, UINT32_MAX, T_B, 0},
+                    {0x400, big_d, T_A, 0}};
+    hev_nodes(r, &w, 0, n, 5, 5, 2);
+    uint64_t e[] = {0x200, 0x300};
+    hev_edges(r, &w, 0, e, 2, 5, 3);
+    hev_root(r, &w, 0, 0x100, 0, 0, 5, 4);
+    hev_gc(r, &w, 0, 2, 5, 5);
+    gcev_heap_set *s = finish(r);
+    gcev_heap *h = gcev_heap_set_at(s, 0);
+    const gcev_heap_info *in = gcev_heap_get_info(h);
+    assert_int_equal(in->objects, 4);
+    assert_int_equal(in->duplicate_objects, 1);
+    assert_true(in->flags & GCEV_HEAP_SIZE_OVERFLOW);
+    assert_true(in->flags & GCEV_HEAP_PARTIAL_MASK);
+    assert_true(in->bytes == UINT64_MAX);
+    int located = 0;
+    for (size_t i = 0; i < gcev_heap_problem_count(h); i++) {
+        located |= strstr(gcev_heap_problem_at(h, i), "more than 2^64-1 bytes at object 0x200") != NULL;
+    }
+    assert_true(located);
+    gcev_heap_object o;
+    assert_int_equal(gcev_heap_object_get(h, gcev_heap_object_find(h, 0x300), &o), GCEV_OK);
+    assert_true(o.size == big_c);
+    assert_int_equal(gcev_heap_object_get(h, gcev_heap_object_find(h, 0x400), &o), GCEV_OK);
+    assert_true(o.size == big_d);
+    assert_int_equal(gcev_heap_analyze(h), GCEV_OK);
+    assert_true(retained_at(h, 0x100) == UINT64_MAX); /* 2^64-16 + 100 + 2^32 */
+    assert_true(retained_at(h, 0x200) == 100);
+    assert_true(retained_at(h, 0x300) == big_c);
+    assert_true(in->unreachable_bytes == big_d);
+    uint32_t ta = gcev_heap_type_find(h, "App.Huge[]");
+    assert_int_not_equal(ta, GCEV_HEAP_NONE);
+    gcev_heap_type t;
+    assert_int_equal(gcev_heap_type_get(h, ta, &t), GCEV_OK);
+    assert_int_equal(t.objects, 3);
+    assert_true(t.bytes == UINT64_MAX);
+    assert_true(t.retained == UINT64_MAX);
+    assert_true(t.max_retained == UINT64_MAX);
+    gcev_heap_set_free(s);
+    free(w.b);
+}
+
 /* the committed real dump, its stream cut before its GCEnd (a session killed, a file cut
  * after the dump's blocks): the dump kept and labelled partial, its objects still listed */
 static void test_heap_real_dump_cut_is_partial(void **state)
@@ -351,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_heap_damaged_and_cut_dumps_are_partial),
         cmocka_unit_test(test_heap_long_chain_is_iterative),
         cmocka_unit_test(test_heap_real_dump_cut_is_partial),
+        cmocka_unit_test(test_heap_sizes_near_2_64_saturate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,8 +74,9 @@ static const char *dump_state(const gcev_heap_info *in)
 
 static void flag_names(uint32_t f, char *buf, size_t n)
 {
-    static const char *const names[] = {"no_start",    "no_end",    "events_lost", "index_gap", "edges_short",
-                                        "edges_extra", "bad_event", "skipped",     "limit"};
+    static const char *const names[] = {"no_start",    "no_end",       "events_lost", "index_gap",
+                                        "edges_short", "edges_extra",  "bad_event",   "skipped",
+                                        "limit",       "size_overflow"};
     buf[0] = '\0';
     size_t at = 0;
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -242,7 +243,8 @@ static int print_gcdump_types(gcev_heap *h, int fmt)
             first_size[o.type][b] = o.size; /* what dotnet-gcdump's report prints as "Object Bytes" */
         }
         cnt[o.type][b]++;
-        byt[o.type][b] += o.size;
+        /* sizes come from the trace: a sum that would wrap stops at 2^64-1 (the library's rule) */
+        byt[o.type][b] = o.size > UINT64_MAX - byt[o.type][b] ? UINT64_MAX : byt[o.type][b] + o.size;
     }
     if (fmt == FMT_JSON) {
         printf("[");
