@@ -6,15 +6,19 @@
  * table, dominators and retained sizes (gcev_heap_analyze), the 10 biggest retainers and
  * the path to the biggest. Each size runs in a child process of its own, so its peak
  * resident memory (getrusage ru_maxrss) is its own; the bench also counts the bytes the
- * library holds at the peak (malloc_usable_size of every live block, through a malloc
- * hook of this program) and prints them per object and per reference.
+ * library holds (malloc_usable_size of every live block, through a malloc hook of this
+ * program): the finished graph, after gcev_heap_analyze(), after the path (the
+ * breadth-first parents it keeps), and the peak of each phase (reading + building the
+ * graph; analysing), all per object.
  *
- *   bench_heap [MILLIONS...]        default: 1 3 10
+ *   bench_heap [-x EXTRA] [MILLIONS...]        default: 1 3 10
  *
  * The dump: a complete binary tree (the shape of a big collection: one root, each object
- * referenced by its parent) whose objects also reference a pseudo-random other object
- * one time in two (cycles and shared objects: the dominators are not the tree), 1000
- * types, 64 stack roots and one static. References per object: about 1.5.
+ * referenced by its parent) whose objects also reference pseudo-random other objects,
+ * EXTRA per object on average (default 0.5: one object in two references one; a multiple
+ * of 0.5), for cycles and shared objects (the dominators are not the tree); 1000 types,
+ * 64 stack roots and one static. References per object: about 1 + EXTRA. Two runs with
+ * different EXTRA separate the bytes per object from the bytes per reference.
  * Times are CPU seconds (the machine may be shared).
  */
 #define _GNU_SOURCE
@@ -89,14 +93,16 @@ static uint64_t next_rand(void)
     return rng;
 }
 
-enum { TYPES = 1000, NODES_PER_EVENT = 2000, EDGES_PER_EVENT = 5000 };
+enum { TYPES = 1000, NODES_PER_EVENT = 2000, EDGES_PER_EVENT = 5000, MAX_REFS = 16 };
+static unsigned extra2 = 1; /* 2 x EXTRA */
 
 static uint64_t addr_of(uint64_t i)
 {
     return 0x7f0000000000u + i * 64;
 }
 
-/* object i's references: its children in the tree, and one object in two a random other one */
+/* object i's references: its children in the tree, and EXTRA random other ones (an odd
+ * half: one object in two has one more) */
 static uint32_t refs_of(uint64_t i, uint64_t n, uint64_t *to)
 {
     uint32_t k = 0;
@@ -106,7 +112,10 @@ static uint32_t refs_of(uint64_t i, uint64_t n, uint64_t *to)
     if (2 * i + 2 < n) {
         to[k++] = addr_of(2 * i + 2);
     }
-    if (i & 1) {
+    for (unsigned e = 0; e < extra2 / 2; e++) {
+        to[k++] = addr_of(next_rand() % n);
+    }
+    if ((extra2 & 1) && (i & 1)) {
         to[k++] = addr_of(next_rand() % n);
     }
     return k;
@@ -128,11 +137,11 @@ static int run(uint64_t n)
         hev_type(r, &w, 0x1000 + t, name, 42, 1.0);
     }
     hev_node *nodes = malloc(NODES_PER_EVENT * sizeof *nodes);
-    uint64_t *edges = malloc((EDGES_PER_EVENT + 3) * sizeof *edges);
+    uint64_t *edges = malloc((EDGES_PER_EVENT + MAX_REFS) * sizeof *edges);
     uint32_t node_ix = 0, edge_ix = 0, nn = 0, ne = 0;
     uint64_t refs = 0;
     for (uint64_t i = 0; i < n; i++) {
-        uint64_t to[3];
+        uint64_t to[MAX_REFS];
         uint32_t k = refs_of(i, n, to);
         nodes[nn].addr = addr_of(i);
         nodes[nn].size = 24 + 8 * (i % 7);
@@ -167,11 +176,13 @@ static int run(uint64_t n)
     }
     gcev_heap *h = gcev_heap_set_at(set, 0);
     double t2 = now();
-    size_t graph_bytes = live - base;
+    size_t graph_bytes = live - base, read_peak = peak - base;
+    peak = live; /* from here: the peak of the analysis (the graph included) */
     if (gcev_heap_analyze(h) != GCEV_OK) {
         fprintf(stderr, "bench_heap: out of memory\n");
         return 1;
     }
+    size_t analyzed_bytes = live - base, analyze_peak = peak - base;
     uint64_t type_bytes = 0;
     for (size_t i = 0; i < gcev_heap_type_count(h); i++) {
         gcev_heap_type t;
@@ -188,7 +199,7 @@ static int run(uint64_t n)
     }
     double t4 = now();
     const gcev_heap_info *in = gcev_heap_get_info(h);
-    size_t analyzed_bytes = live - base;
+    size_t path_bytes = live - base;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     if (in->objects != n || in->references != refs || type_bytes != in->bytes) {
@@ -200,15 +211,19 @@ static int run(uint64_t n)
     double per = (double)n;
     printf(
         "%5.1fM objects %6.1fM refs | events %6.2f s | graph %6.2f s | analyze %6.2f s (%4.0f ns/object) | "
-        "path %.3f s | graph %5.1f B/object, analyzed %5.1f B/object, peak %5.1f B/object "
-        "(%6.0f MB live, maxrss %6.0f MB)\n",
-        n / 1e6, refs / 1e6, t1 - t0, t2 - t1, t3 - t2, (t3 - t2) * 1e9 / per, t4 - t3, graph_bytes / per,
-        analyzed_bytes / per, (peak - base) / per, (peak - base) / 1e6, ru.ru_maxrss / 1e3);
-    double est = 28.0 * per + 4.0 * (double)refs; /* gcev_heap.h: 24 B/object + 4 offset, 4 B/reference */
-    printf("        graph %.0f MB = %.2fx gcev_heap.h's 28 B/object + 4 B/reference (%.0f MB); analysis adds "
-           "%.1f B/object kept, peak %.1f B/object over the graph\n",
-           graph_bytes / 1e6, graph_bytes / est, est / 1e6, (analyzed_bytes - (double)graph_bytes) / per,
-           ((double)peak - base - graph_bytes) / per);
+        "path %.3f s | maxrss %6.0f MB\n",
+        n / 1e6, refs / 1e6, t1 - t0, t2 - t1, t3 - t2, (t3 - t2) * 1e9 / per, t4 - t3, ru.ru_maxrss / 1e3);
+    printf("        B/object: graph %5.1f, analysed %5.1f, with paths %5.1f | peak: reading+graph %5.1f, "
+           "analysing %5.1f (%6.0f MB)\n",
+           graph_bytes / per, analyzed_bytes / per, path_bytes / per, read_peak / per, analyze_peak / per,
+           analyze_peak / 1e6);
+    /* gcev_heap.h's figures: graph 20 B/object + 4 B/reference; analysis peak 40 + 8; kept 32 + 4 */
+    double est_graph = 20.0 * per + 4.0 * (double)refs, est_peak = 40.0 * per + 8.0 * (double)refs;
+    printf("        graph %.2fx gcev_heap.h's 20 B/object + 4 B/reference; analysis peak %.2fx its 40 + 8; "
+           "issue 25's bound 40 + 40: %.0f%% of it\n",
+           graph_bytes / est_graph, analyze_peak / est_peak,
+           100.0 * (double)(read_peak > analyze_peak ? read_peak : analyze_peak) /
+               (40.0 * (per + (double)refs)));
     fflush(stdout);
     gcev_heap_set_free(set);
     return 0;
@@ -217,14 +232,24 @@ static int run(uint64_t n)
 int main(int argc, char **argv)
 {
     double def[] = {1, 3, 10};
-    int nsizes = argc > 1 ? argc - 1 : 3;
-    printf("bench_heap: synthetic dump, about 1.5 references per object, %d types; CPU seconds; "
+    int first = 1;
+    if (argc > 2 && strcmp(argv[1], "-x") == 0) {
+        double x = atof(argv[2]);
+        if (x < 0 || x * 2 > MAX_REFS - 3 || x * 2 != (double)(unsigned)(x * 2)) {
+            fprintf(stderr, "bench_heap: -x takes a multiple of 0.5 from 0 to %d\n", (MAX_REFS - 3) / 2);
+            return 2;
+        }
+        extra2 = (unsigned)(x * 2);
+        first = 3;
+    }
+    int nsizes = argc > first ? argc - first : 3;
+    printf("bench_heap: synthetic dump, about %.1f references per object, %d types; CPU seconds; "
            "B = bytes held by the process's heap (malloc_usable_size)\n",
-           TYPES);
+           1 + extra2 / 2.0, TYPES);
     fflush(stdout);
     int rc = 0;
     for (int i = 0; i < nsizes; i++) {
-        double m = argc > 1 ? atof(argv[i + 1]) : def[i];
+        double m = argc > first ? atof(argv[i + first]) : def[i];
         uint64_t n = (uint64_t)(m * 1e6);
         if (n < 10) {
             fprintf(stderr, "usage: bench_heap [MILLIONS...]\n");
