@@ -392,7 +392,7 @@ void gcev_endpoint_close(gcev_endpoint *ep)
     }
 }
 
-static long long now_ms(void)
+long long gcev_monotonic_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -414,7 +414,7 @@ int gcev_endpoint_connect(const gcev_endpoint *ep, uint32_t timeout_ms, gcev_err
         fail(err, GCEV_E_IO, "cannot create a socket");
         return -1;
     }
-    long long deadline = now_ms() + timeout_ms;
+    long long deadline = gcev_monotonic_ms() + timeout_ms;
     for (;;) {
         if (connect(s, (struct sockaddr *)&a, sizeof a) == 0) {
             return s;
@@ -425,7 +425,7 @@ int gcev_endpoint_connect(const gcev_endpoint *ep, uint32_t timeout_ms, gcev_err
         }
         if (e == EINPROGRESS) {
             struct pollfd p = {s, POLLOUT, 0};
-            long long left = deadline - now_ms();
+            long long left = deadline - gcev_monotonic_ms();
             int r = left > 0 ? poll(&p, 1, (int)left) : 0;
             int soerr = 0;
             socklen_t len = sizeof soerr;
@@ -433,7 +433,7 @@ int gcev_endpoint_connect(const gcev_endpoint *ep, uint32_t timeout_ms, gcev_err
                 return s;
             }
             e = r > 0 ? soerr : ETIMEDOUT;
-        } else if (e == EAGAIN && now_ms() < deadline) {
+        } else if (e == EAGAIN && gcev_monotonic_ms() < deadline) {
             /* the listen backlog is full: the server is busy, retry shortly */
             struct timespec ts = {0, 10 * 1000000};
             nanosleep(&ts, NULL);

@@ -55,4 +55,7 @@ int gcev_endpoint_connect(const gcev_endpoint *ep, uint32_t timeout_ms, gcev_err
  */
 gcev_status gcev_endpoint_list(uint32_t **pids, size_t *count);
 
+/* Milliseconds of the monotonic clock: every deadline of the session layer. */
+long long gcev_monotonic_ms(void);
+
 #endif

@@ -20,13 +20,6 @@
 
 #include "gcev_error.h"
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static gcev_status fail(gcev_error *err, gcev_status st, uint64_t offset, const char *msg)
 {
     return gcev_error_set(err, st, offset, NULL, msg);
@@ -48,7 +41,7 @@ static int send_all(int fd, const uint8_t *buf, size_t n, long long deadline)
             continue;
         }
         if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            long long left = deadline - now_ms();
+            long long left = deadline - gcev_monotonic_ms();
             struct pollfd p = {fd, POLLOUT, 0};
             if (left <= 0 || poll(&p, 1, (int)left) <= 0) {
                 errno = ETIMEDOUT;
@@ -81,7 +74,7 @@ static long recv_exact(int fd, uint8_t *buf, size_t n, long long deadline)
             break;
         }
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            long long left = deadline - now_ms();
+            long long left = deadline - gcev_monotonic_ms();
             struct pollfd p = {fd, POLLIN, 0};
             if (left <= 0 || poll(&p, 1, (int)left) <= 0) {
                 errno = ETIMEDOUT;
@@ -110,7 +103,7 @@ gcev_status gcev_process_round_trip(const gcev_endpoint *ep, const uint8_t *msg,
     if (fd < 0) {
         return err ? err->code : GCEV_E_IO;
     }
-    long long deadline = now_ms() + timeout_ms;
+    long long deadline = gcev_monotonic_ms() + timeout_ms;
     gcev_status st = GCEV_OK;
     uint8_t hb[GCEV_IPC_HEADER_SIZE];
     if (send_all(fd, msg, len, deadline) != 0) {

@@ -48,13 +48,6 @@ enum {
 static const char runtime_provider[] = "Microsoft-Windows-DotNETRuntime";
 static const char private_provider[] = "Microsoft-Windows-DotNETRuntimePrivate";
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static gcev_status fail(gcev_error *err, gcev_status st, uint64_t offset, const char *msg)
 {
     return gcev_error_set(err, st, offset, NULL, msg);
@@ -103,7 +96,7 @@ static void send_stop(gcev_session *s)
 {
     s->stop_sent = 1;
     s->info.stopping = 1;
-    s->t_drain = now_ms() + s->opts.stop_timeout_ms;
+    s->t_drain = gcev_monotonic_ms() + s->opts.stop_timeout_ms;
     uint8_t id[8], msg[GCEV_IPC_HEADER_SIZE + 8];
     size_t len, plen = 0;
     for (int i = 0; i < 8; i++) {
@@ -149,10 +142,10 @@ static long long session_read(void *ctx, void *buf, size_t n)
         return 0;
     }
     for (;;) {
-        long long now = now_ms();
+        long long now = gcev_monotonic_ms();
         if (!s->stop_sent && s->header_read && (s->stop_flag || (s->t_duration && now >= s->t_duration))) {
             send_stop(s);
-            now = now_ms();
+            now = gcev_monotonic_ms();
         }
         /* the nearest deadline decides how long poll waits */
         long long deadline = -1;
@@ -197,7 +190,7 @@ static long long session_read(void *ctx, void *buf, size_t n)
         if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             ssize_t got = recv(s->sock, buf, n, 0);
             if (got > 0) {
-                s->t_last_data = now_ms();
+                s->t_last_data = gcev_monotonic_ms();
                 s->info.bytes += (uint64_t)got;
                 if (s->record_fd >= 0 && write_all(s->record_fd, buf, (size_t)got) != 0) {
                     s->end = END_RECORD_ERROR;
@@ -215,7 +208,7 @@ static long long session_read(void *ctx, void *buf, size_t n)
             }
             continue;
         }
-        if (r == 0 && deadline >= 0 && now_ms() >= deadline && what) {
+        if (r == 0 && deadline >= 0 && gcev_monotonic_ms() >= deadline && what) {
             s->end = END_TIMEOUT;
             s->timeout_msg = what;
             s->info.timeout_ms = wait_ms;
@@ -504,7 +497,7 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
         goto fail;
     }
     s->started = 1;
-    s->t_start = now_ms();
+    s->t_start = gcev_monotonic_ms();
     s->t_last_data = s->t_start;
     s->t_open_deadline = s->t_start + o.timeout_ms;
     s->t_duration = o.duration_ms ? s->t_start + o.duration_ms : 0;
