@@ -24,6 +24,7 @@
 #include <gcev/gcev_report.h>
 
 #include "gcev_report_buf.h"
+#include "gcev_text.h"
 
 static uint8_t buf[4096];
 
@@ -145,7 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const unsigned char *q = (const unsigned char *)html;
         for (size_t k = n; k;) {
             size_t len;
-            uint32_t cp = gcev_rb_utf8_next(q, k, &len);
+            uint32_t cp = gcev_utf8_next(q, k, &len);
             if ((cp == 0xFFFD && len != 3) || (cp < 0x20 && cp != '\t' && cp != '\n') ||
                 (cp >= 0x7F && cp <= 0x9F)) {
                 abort();
