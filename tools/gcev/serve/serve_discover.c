@@ -130,6 +130,12 @@ void serve_discover_once(serve_ctx *c)
     for (size_t i = 0; i < nrestart; i++) {
         serve_reader_join(restart[i]);
         serve_lock(c);
+        if (restart[i]->state == SERVE_DETACHED && restart[i]->error[0]) {
+            /* a session ended while its process runs: said here, as log_states may never see
+             * the state between two passes */
+            fprintf(stderr, "gcev serve: %u (%s) detached: %s; attaching again\n", restart[i]->pid,
+                    restart[i]->name, restart[i]->error);
+        }
         restart[i]->error[0] = '\0';
         serve_unlock(c);
         /* the thread is gone: p may be set up again before the new one runs */

@@ -85,19 +85,22 @@ static void finish_state(serve_ctx *c, serve_proc *p, int state, const char *why
     serve_unlock(c);
 }
 
-static void read_session(reader *r, gcev_session *sess)
+/* Reads the session to its end; returns what ended it (gcev_session_status(): GCEV_OK for a
+ * clean end), its message in *why. */
+static gcev_status read_session(reader *r, gcev_session *sess, gcev_error *why)
 {
     serve_ctx *c = r->c;
     serve_proc *p = r->p;
     gcev_stats *model = new_model(r);
     if (!model) {
-        return;
+        return GCEV_E_NOMEM;
     }
     gcev_trace *t = gcev_session_trace(sess);
     uint64_t dropped_seen = 0;
     gcev_trace_event ev;
     gcev_error err = {0};
-    while (gcev_session_next(sess, &ev, &err) == GCEV_OK) {
+    gcev_status st;
+    while ((st = gcev_session_next(sess, &ev, &err)) == GCEV_OK) {
         uint64_t dropped = gcev_trace_dropped_events(t);
         if (dropped > dropped_seen) {
             gcev_stats_note_dropped(model, dropped - dropped_seen, ev.ms);
@@ -123,13 +126,15 @@ static void read_session(reader *r, gcev_session *sess)
             p->m.recycles++;
             serve_unlock(c);
             if (!model) {
-                return;
+                return GCEV_E_NOMEM;
             }
         }
     }
     /* the end: what the model still holds is reported (its flags say what it lacks) */
     gcev_stats_finish(model);
     gcev_stats_free(model);
+    *why = err;
+    return gcev_session_status(sess, st == GCEV_OK ? GCEV_END : st, why);
 }
 
 static void *reader_main(void *arg)
@@ -195,12 +200,17 @@ static void *reader_main(void *arg)
         gcev_session_request_stop(sess);
     }
     serve_unlock(c);
-    read_session(&r, sess);
+    gcev_error why = {0};
+    gcev_status end = read_session(&r, sess, &why);
+    /* why a session of a process that still runs ended (the discovery loop says it when it
+     * attaches again) */
+    char msg[sizeof p->error];
+    snprintf(msg, sizeof msg, "%s", end == GCEV_OK ? "" : why.message ? why.message : gcev_status_str(end));
     serve_lock(c);
     p->session = NULL;
     serve_unlock(c);
     gcev_session_close(sess);
-    finish_state(c, p, SERVE_DETACHED, NULL);
+    finish_state(c, p, SERVE_DETACHED, msg[0] ? msg : NULL);
     return NULL;
 }
 
