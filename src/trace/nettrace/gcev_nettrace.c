@@ -351,7 +351,7 @@ static int v6_chain_ok(const gcev_trace *t, uint64_t off)
 {
     const uint64_t end = t->src.size;
     for (unsigned i = 0; i < V6_CHAIN; i++) {
-        if (off + 4 > end) {
+        if (off > end || end - off < 4) { /* off may pass the end after a size step */
             return 0;
         }
         uint32_t h = gcev_rd_u32le(t->src.base + off);
