@@ -161,7 +161,8 @@ typedef struct serve_self {
  * Writes every family of serve_metrics[] for the exported processes of `procs` (a list;
  * hidden ones skipped) and the exporter's own: Prometheus text format 0.0.4, or OpenMetrics
  * 1.0.0 (openmetrics: counter families without _total in TYPE, # UNIT, # EOF). now_ms: the
- * monotonic clock for the pause ratio. Call with the lock held.
+ * monotonic clock for the pause ratio. Call with the lock held, or on a
+ * copy taken under it (serve_http.c).
  */
 void serve_expo_write(serve_buf *b, const serve_proc *procs, const serve_self *self, double now_ms,
                       int openmetrics);

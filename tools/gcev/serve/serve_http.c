@@ -3,8 +3,9 @@
  * gcev serve's HTTP side, on Debian's libmicrohttpd in its internal-thread mode (select):
  * GET /metrics (Prometheus text format, or OpenMetrics when the Accept header asks for
  * application/openmetrics-text), GET /healthz, GET / (a pointer to both). The exposition is
- * built under the lock, which the reader threads only hold for one event or one GC, so a
- * slow or dead process never holds up a scrape.
+ * written from a copy of the processes' state taken under the lock, which the reader threads
+ * only hold for one event or one GC: a slow or dead process never holds up a scrape, and a
+ * scrape holds up the readers only for the copy.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <microhttpd.h>
@@ -38,6 +39,42 @@ static serve_mhd_result reply(struct MHD_Connection *conn, unsigned status, cons
     return ret;
 }
 
+/*
+ * A copy of the exported processes (hidden ones left out), taken under the lock so that the
+ * exposition is written without it: the reader threads wait only for the copy (a few kB per
+ * process), never for the formatting. NULL with *n = 0 when none or out of memory (*oom).
+ */
+static serve_proc *snapshot(serve_ctx *c, size_t *n, int *oom)
+{
+    size_t k = 0;
+    for (const serve_proc *p = c->procs; p; p = p->next) {
+        k += !p->hidden;
+    }
+    *n = 0;
+    *oom = 0;
+    if (!k) {
+        return NULL;
+    }
+    serve_proc *copy = malloc(k * sizeof *copy);
+    if (!copy) {
+        *oom = 1;
+        return NULL;
+    }
+    size_t i = 0;
+    for (const serve_proc *p = c->procs; p && i < k; p = p->next) {
+        if (!p->hidden) {
+            copy[i] = *p;
+            copy[i].next = NULL;
+            if (i) {
+                copy[i - 1].next = &copy[i];
+            }
+            i++;
+        }
+    }
+    *n = i;
+    return copy;
+}
+
 static serve_mhd_result metrics(serve_ctx *c, struct MHD_Connection *conn)
 {
     double t0 = serve_now_ms();
@@ -46,19 +83,28 @@ static serve_mhd_result metrics(serve_ctx *c, struct MHD_Connection *conn)
     serve_self self;
     memset(&self, 0, sizeof self);
     serve_read_self(&self.cpu_s, &self.rss_bytes);
-    serve_buf b = {NULL, 0, 0, 0};
+    size_t n;
+    int oom;
     serve_lock(c);
     c->scrapes++;
     self.scrapes = c->scrapes;
     self.unwatched = c->unwatched;
     self.last_scrape_s = c->last_scrape_s;
-    serve_expo_write(&b, c->procs, &self, serve_now_ms(), om);
-    c->last_scrape_s = (serve_now_ms() - t0) / 1000.0;
+    serve_proc *procs = snapshot(c, &n, &oom);
     serve_unlock(c);
-    if (b.failed) {
+    serve_buf b = {NULL, 0, 0, 0};
+    if (!oom) {
+        serve_expo_write(&b, procs, &self, serve_now_ms(), om);
+    }
+    free(procs);
+    double took = (serve_now_ms() - t0) / 1000.0;
+    serve_lock(c);
+    c->last_scrape_s = took;
+    serve_unlock(c);
+    if (oom || b.failed) {
         serve_buf_free(&b);
-        static char oom[] = "out of memory\n";
-        return reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", oom, sizeof oom - 1, 0);
+        static char oom_text[] = "out of memory\n";
+        return reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", oom_text, sizeof oom_text - 1, 0);
     }
     return reply(conn, MHD_HTTP_OK, om ? SERVE_CT_OPENMETRICS : SERVE_CT_TEXT, b.p, b.n, 1);
 }
