@@ -201,7 +201,14 @@ printf '%-3s %-7s %-3s | %6s %6s %6s | %10s %10s %10s\n' run pid gen record own 
 for n in a b c; do
     eval "p=\$pid_$n"
     own=$(ls "$dir/srec/gcev-serve-$p-"*.nettrace 2>/dev/null)
-    [ "$(echo "$own" | wc -w)" = 1 ] || fail "not one stream of serve's for $n: $own"
+    if [ "$(echo "$own" | wc -w)" != 1 ]; then
+        # what ended serve's first session: its log line, and each stream read back
+        grep -a "^gcev serve: $p " "$dir/serve.err" >&2
+        for f in $own; do
+            echo "-- $f ($(stat -c %s "$f") bytes): $("$GCEV" count "$f" 2>&1 | tail -3 | tr '\n' ' ')" >&2
+        done
+        fail "not one stream of serve's for $n: $own"
+    fi
     "$GCEV" stats --format json "$dir/$n.nettrace" >"$dir/$n.json" 2>/dev/null || fail "gcev stats of $n's record"
     "$GCEV" stats --format json "$own" >"$dir/$n.own.json" 2>/dev/null || fail "gcev stats of serve's stream of $n"
     for g in 0 1 2; do
