@@ -6,6 +6,12 @@
  * sequential read (checksum) of the same bytes, measured in the same run.
  *
  *   bench_trace [TRACE...]
+ *   bench_trace --cpu RUNS TRACE...   per trace and mode (walk, decode, fields: see walk()), the
+ *                                     best process CPU time of RUNS walks after one warm-up, each
+ *                                     opening the file (gcev_trace_open_file, as a user does), one
+ *                                     tab-separated line per (trace, mode) after a '#' header:
+ *                                     gcev MODE FILE EVENTS GC_EVENTS BEST_CPU_S EVENTS_PER_S
+ *                                     (bench/traceevent.sh joins it with bench-traceevent's)
  *   bench_trace --callgrind N TRACE   N passes of walk_loop, then N of walk_decode_loop, then N
  *                                     of walk_fields_loop and N of walk_names_loop, printing the
  *                                     events each walked (for valgrind
@@ -55,12 +61,8 @@ static uint8_t *slurp(const char *path, size_t *n)
 /* Events walked; decode >= 1 also decodes payloads with a compiled schema, decode == 2 then
  * reads every field of the decoded event with the generic field walk (lazy value names),
  * decode == 3 the same with the value names looked up. */
-static unsigned long long walk(const uint8_t *p, size_t n, int decode, unsigned long long *sink)
+static unsigned long long walk_trace(gcev_trace *t, int decode, unsigned long long *sink)
 {
-    gcev_trace *t;
-    if (gcev_trace_open_memory(p, n, NULL, &t, NULL) != GCEV_OK) {
-        return 0;
-    }
     gcev_trace_event ev;
     unsigned long long k = 0;
     while (gcev_trace_next(t, &ev, NULL) == GCEV_OK) {
@@ -88,6 +90,15 @@ static unsigned long long walk(const uint8_t *p, size_t n, int decode, unsigned 
     }
     gcev_trace_close(t);
     return k;
+}
+
+static unsigned long long walk(const uint8_t *p, size_t n, int decode, unsigned long long *sink)
+{
+    gcev_trace *t;
+    if (gcev_trace_open_memory(p, n, NULL, &t, NULL) != GCEV_OK) {
+        return 0;
+    }
+    return walk_trace(t, decode, sink);
 }
 
 /* Named loops for callgrind's --toggle-collect. */
@@ -178,8 +189,53 @@ static void bench_one(const char *path)
     free(p);
 }
 
+/* --cpu: best CPU time of runs walks of the file in each mode; 1 when a file cannot be read. */
+static int bench_cpu(long runs, int argc, char **argv)
+{
+    static const char *const modes[] = {"walk", "decode", "fields"};
+    puts("# tool\tmode\tfile\tevents\tgc_events\tbest_cpu_s\tevents_per_s");
+    for (int i = 0; i < argc; i++) {
+        size_t n;
+        uint8_t *p = slurp(argv[i], &n);
+        if (!p) {
+            fprintf(stderr, "cannot read %s\n", argv[i]);
+            return 1;
+        }
+        unsigned long long gc = gc_events(p, n), sink = 0;
+        free(p);
+        for (int d = 0; d < 3; d++) {
+            double best = -1;
+            unsigned long long events = 0;
+            for (long r = 0; r <= runs; r++) { /* run 0 warms up (page cache, allocator) */
+                double t0 = now();
+                gcev_trace *t;
+                gcev_error err;
+                if (gcev_trace_open_file(argv[i], NULL, &t, &err) != GCEV_OK) {
+                    fprintf(stderr, "%s: %s\n", argv[i], err.message ? err.message : "cannot open");
+                    return 1;
+                }
+                events = walk_trace(t, d, &sink);
+                double dt = now() - t0;
+                if (r > 0 && (best < 0 || dt < best)) {
+                    best = dt;
+                }
+            }
+            printf("gcev\t%s\t%s\t%llu\t%llu\t%.6f\t%.0f\n", modes[d], argv[i], events, d ? gc : 0ULL, best,
+                   best > 0 ? (double)events / best : 0.0);
+        }
+        if (sink == 42) {
+            puts("");
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && !strcmp(argv[1], "--cpu")) {
+        long runs = atol(argv[2]);
+        return bench_cpu(runs < 1 ? 1 : runs, argc - 3, argv + 3);
+    }
     if (argc == 4 && !strcmp(argv[1], "--callgrind")) {
         long passes = atol(argv[2]);
         size_t n;

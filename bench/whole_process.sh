@@ -16,7 +16,8 @@
 # bench_make_trace (never committed): the .NET Core 3.0 trace replicated 10x (47 MB,
 # NetTrace V4, the runtime's own blocks), the same events rewritten as NetPerf V2 (3x,
 # ~58 MB, no sequence points: time order buffers everything) and the 2.1 x86 trace as
-# NetPerf V3 (4x, ~42 MB).
+# NetPerf V3 (4x, ~42 MB). The .NET 10 bench trace BUILD_DIR/bench/net10-gc-verbose.nettrace (the
+# bench_net10_trace target, where dotnet is; bench/net10_trace.sh) joins them when it is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -47,7 +48,9 @@ best() {
 
 echo "whole process, page cache (best CPU time of $runs): gcev count vs bench_read"
 printf '%-40s %10s %10s %10s %8s %12s\n' trace MB read_s count_s ratio "count Mev/s"
-for f in "$big"/*; do
+net10=$build/bench/net10-gc-verbose.nettrace
+for f in "$big"/* "$net10"; do
+    [ -f "$f" ] || continue
     cat "$f" >/dev/null # into the page cache
     size=$(stat -c %s "$f")
     r=$(best "$build/bench/bench_read" "$f")
@@ -66,7 +69,7 @@ base_dump=$(rss "$gcev" dump --format jsonl --sort time "$small")
 echo
 echo "peak RSS (KiB); heap = RSS - file - RSS on the smallest trace ($base_stats stats, $base_dump dump)"
 printf '%-58s %10s %10s %8s %8s %10s %8s %8s\n' trace file_KiB stats heap %file "dump-time" heap %file
-for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$big"/*; do
+for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$big"/* "$net10"; do
     [ -f "$f" ] || continue
     kb=$(( $(stat -c %s "$f") / 1024 ))
     s=$(rss "$gcev" stats "$f")

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# gcev against TraceEvent 4.0.0 in one run: CPU-time ratios on the same files, trace by trace
+# (gcev then TraceEvent on one file, then the next file), each tool's best of RUNS after a warm-up.
+#
+#   bench/traceevent.sh [BUILD_DIR [RUNS [TRACE...]]]     (default build, 5, the set below)
+#
+# Two modes, what a consumer of every event and of every GC field does:
+#   walk          gcev: gcev_trace_next over every event (bench_trace --cpu, mode walk);
+#                 TraceEvent: EventPipeEventSource.Process() with an AllEvents handler (mode walk)
+#   walk+fields   gcev: the same plus gcev_decode of every GC payload and gcev_field_next over every
+#                 field, value names on demand (bench_trace --cpu, mode fields); TraceEvent: its
+#                 parsers plus PayloadValue(i) of every field of every GC event and every member
+#                 of every struct-array element (bench-traceevent mode decode)
+# Times are the CPU time of each process during the walk (CLOCK_PROCESS_CPUTIME_ID on both
+# sides: TraceEvent's includes its JIT and GC threads), each walk opening the file from the page
+# cache; ratio = TraceEvent's / gcev's.
+#
+# Traces (TraceEvent reads EventPipe files only): the corpus's .nettrace and .netperf, the .NET 10
+# golden captures svr-bgc, wks-full and svr-datas-gc-verbose of tests/data/traces, the .NET 10
+# bench trace BUILD_DIR/bench/net10-gc-verbose.nettrace (25,000 GCs; made here by the
+# bench_net10_trace target when dotnet is found and it is missing) and the large traces of
+# BUILD_DIR/bigtraces (bench/whole_process.sh makes them) when present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+runs=${2:-5}
+shift $(($# > 2 ? 2 : $#))
+shared=${GCEV_SHARED_DIR:-$(cd .. && pwd)/shared}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+command -v dotnet >/dev/null || { echo "traceevent.sh: dotnet not found" >&2; exit 1; }
+net10=$build/bench/net10-gc-verbose.nettrace
+if [ ! -f "$net10" ] && cmake --build "$build" --target help 2>/dev/null | grep -q bench_net10_trace; then
+    cmake --build "$build" --target bench_net10_trace >&2
+fi
+traces=("$@")
+if [ ${#traces[@]} -eq 0 ]; then
+    for f in "$shared"/corpus/*.nettrace "$shared"/corpus/*.netperf tests/data/traces/svr-bgc.nettrace \
+        tests/data/traces/wks-full.nettrace tests/data/traces/svr-datas-gc-verbose.nettrace "$net10" \
+        "$build"/bigtraces/*; do
+        [ -f "$f" ] && traces+=("$f")
+    done
+fi
+[ -f "$net10" ] || echo "traceevent.sh: no $net10 (cmake --build $build --target bench_net10_trace, where dotnet is)" >&2
+
+art=$(cd "$build" && pwd)/csharp
+dotnet build bench/traceevent -c Release -nologo -v:q -p:GcevArtifacts="$art" >/dev/null
+te=$art/bin/BenchTraceEvent/release/bench-traceevent
+
+for f in "${traces[@]}"; do
+    "$build/bench/bench_trace" --cpu "$runs" "$f" | grep -v '^#' >>"$out/gcev.tsv"
+    "$te" --manifest manifest/gc.man --runs "$runs" "$f" | grep -v '^#' >>"$out/te.tsv"
+done
+
+echo "gcev vs TraceEvent 4.0.0: best CPU time of $runs runs, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-54s %9s %9s | %9s %9s %7s | %9s %9s %7s\n' trace events gc_events "gcev_s" "TE_s" "walk" "gcev_s" "TE_s" \
+    "+fields"
+# join: gcev (walk, fields) with TraceEvent (walk, decode) on the file
+awk -F'\t' '
+    FNR == NR { g[$3 "\t" $2] = $6; ev[$3] = $4; if ($2 == "fields") gc[$3] = $5; order[++n] = $3; next }
+    { t[$3 "\t" $2] = $8; tev[$3] = $4 }
+    END {
+        for (i = 1; i <= n; i++) {
+            f = order[i]
+            if (seen[f]++) continue
+            gw = g[f "\twalk"]; tw = t[f "\twalk"]; gf = g[f "\tfields"]; tf = t[f "\tdecode"]
+            name = f; sub(/.*\//, "", name)
+            note = (tev[f] != "" && tev[f] != ev[f]) ? sprintf("  (TraceEvent: %s events)", tev[f]) : ""
+            printf "%-54s %9s %9s | %9.4f %9.4f %6.1fx | %9.4f %9.4f %6.1fx%s\n", name, ev[f], gc[f],
+                gw, tw, (gw > 0 ? tw / gw : 0), gf, tf, (gf > 0 ? tf / gf : 0), note
+        }
+    }' "$out/gcev.tsv" "$out/te.tsv"
