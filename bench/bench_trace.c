@@ -6,12 +6,14 @@
  * sequential read (checksum) of the same bytes, measured in the same run.
  *
  *   bench_trace [TRACE...]
- *   bench_trace --cpu RUNS TRACE...   per trace and mode (walk, decode, fields: see walk()), the
- *                                     best process CPU time of RUNS walks after one warm-up, each
- *                                     opening the file (gcev_trace_open_file, as a user does), one
- *                                     tab-separated line per (trace, mode) after a '#' header:
- *                                     gcev MODE FILE EVENTS GC_EVENTS BEST_CPU_S EVENTS_PER_S
- *                                     (bench/traceevent.sh joins it with bench-traceevent's)
+ *   bench_trace --cpu RUNS TRACE...   per trace, mode (walk, decode, fields: see walk()) and
+ *                                     source (file: each walk opens the file with
+ *                                     gcev_trace_open_file, as a user does; memory: the bytes
+ *                                     read once before), the best process CPU time of RUNS walks
+ *                                     after one warm-up, one tab-separated line each after a '#'
+ *                                     header: gcev MODE FILE EVENTS GC_EVENTS BEST_CPU_S
+ *                                     EVENTS_PER_S SOURCE (bench/traceevent.sh joins it with
+ *                                     bench-traceevent's)
  *   bench_trace --callgrind N TRACE   N passes of walk_loop, then N of walk_decode_loop, then N
  *                                     of walk_fields_loop and N of walk_names_loop, printing the
  *                                     events each walked (for valgrind
@@ -189,11 +191,13 @@ static void bench_one(const char *path)
     free(p);
 }
 
-/* --cpu: best CPU time of runs walks of the file in each mode; 1 when a file cannot be read. */
+/* --cpu: best CPU time of runs walks of the file in each mode, from the file (each walk opens it,
+ * as a user does; on some machines mapping the pages costs as much as the walk) and from memory
+ * (the bytes read once before: the reader's own cost); 1 when a file cannot be read. */
 static int bench_cpu(long runs, int argc, char **argv)
 {
     static const char *const modes[] = {"walk", "decode", "fields"};
-    puts("# tool\tmode\tfile\tevents\tgc_events\tbest_cpu_s\tevents_per_s");
+    puts("# tool\tmode\tfile\tevents\tgc_events\tbest_cpu_s\tevents_per_s\tsource");
     for (int i = 0; i < argc; i++) {
         size_t n;
         uint8_t *p = slurp(argv[i], &n);
@@ -202,27 +206,32 @@ static int bench_cpu(long runs, int argc, char **argv)
             return 1;
         }
         unsigned long long gc = gc_events(p, n), sink = 0;
-        free(p);
-        for (int d = 0; d < 3; d++) {
-            double best = -1;
-            unsigned long long events = 0;
-            for (long r = 0; r <= runs; r++) { /* run 0 warms up (page cache, allocator) */
-                double t0 = now();
-                gcev_trace *t;
-                gcev_error err;
-                if (gcev_trace_open_file(argv[i], NULL, &t, &err) != GCEV_OK) {
-                    fprintf(stderr, "%s: %s\n", argv[i], err.message ? err.message : "cannot open");
-                    return 1;
+        for (int mem = 0; mem < 2; mem++) {
+            for (int d = 0; d < 3; d++) {
+                double best = -1;
+                unsigned long long events = 0;
+                for (long r = 0; r <= runs; r++) { /* run 0 warms up (page cache, allocator) */
+                    double t0 = now();
+                    gcev_trace *t;
+                    gcev_error err;
+                    gcev_status st = mem ? gcev_trace_open_memory(p, n, NULL, &t, &err)
+                                         : gcev_trace_open_file(argv[i], NULL, &t, &err);
+                    if (st != GCEV_OK) {
+                        fprintf(stderr, "%s: %s\n", argv[i], err.message ? err.message : "cannot open");
+                        free(p);
+                        return 1;
+                    }
+                    events = walk_trace(t, d, &sink);
+                    double dt = now() - t0;
+                    if (r > 0 && (best < 0 || dt < best)) {
+                        best = dt;
+                    }
                 }
-                events = walk_trace(t, d, &sink);
-                double dt = now() - t0;
-                if (r > 0 && (best < 0 || dt < best)) {
-                    best = dt;
-                }
+                printf("gcev\t%s\t%s\t%llu\t%llu\t%.6f\t%.0f\t%s\n", modes[d], argv[i], events, d ? gc : 0ULL,
+                       best, best > 0 ? (double)events / best : 0.0, mem ? "memory" : "file");
             }
-            printf("gcev\t%s\t%s\t%llu\t%llu\t%.6f\t%.0f\n", modes[d], argv[i], events, d ? gc : 0ULL, best,
-                   best > 0 ? (double)events / best : 0.0);
         }
+        free(p);
         if (sink == 42) {
             puts("");
         }

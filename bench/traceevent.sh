@@ -13,8 +13,11 @@
 #                 parsers plus PayloadValue(i) of every field of every GC event and every member
 #                 of every struct-array element (bench-traceevent mode decode)
 # Times are the CPU time of each process during the walk (CLOCK_PROCESS_CPUTIME_ID on both
-# sides: TraceEvent's includes its JIT and GC threads), each walk opening the file from the page
-# cache; ratio = TraceEvent's / gcev's.
+# sides: TraceEvent's includes its JIT and GC threads); ratio = TraceEvent's / gcev's. Two sources,
+# one table each: file (each walk opens the file, from the page cache: what a user runs; where
+# mapping or reading the pages is slow, as on a busy virtual machine, that cost weighs on both)
+# and memory (the bytes read once before the runs; TraceEvent reads them from a MemoryStream):
+# the readers' own cost.
 #
 # Traces (TraceEvent reads EventPipe files only): the corpus's .nettrace and .netperf, the .NET 10
 # golden captures svr-bgc, wks-full and svr-datas-gc-verbose of tests/data/traces, the .NET 10
@@ -50,24 +53,27 @@ te=$art/bin/BenchTraceEvent/release/bench-traceevent
 
 for f in "${traces[@]}"; do
     "$build/bench/bench_trace" --cpu "$runs" "$f" | grep -v '^#' >>"$out/gcev.tsv"
-    "$te" --manifest manifest/gc.man --runs "$runs" "$f" | grep -v '^#' >>"$out/te.tsv"
+    "$te" --manifest manifest/gc.man --runs "$runs" --source both "$f" | grep -v '^#' >>"$out/te.tsv"
 done
 
-echo "gcev vs TraceEvent 4.0.0: best CPU time of $runs runs, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-54s %9s %9s | %9s %9s %7s | %9s %9s %7s\n' trace events gc_events "gcev_s" "TE_s" "walk" "gcev_s" "TE_s" \
-    "+fields"
-# join: gcev (walk, fields) with TraceEvent (walk, decode) on the file
-awk -F'\t' '
-    FNR == NR { g[$3 "\t" $2] = $6; ev[$3] = $4; if ($2 == "fields") gc[$3] = $5; order[++n] = $3; next }
-    { t[$3 "\t" $2] = $8; tev[$3] = $4 }
-    END {
-        for (i = 1; i <= n; i++) {
-            f = order[i]
-            if (seen[f]++) continue
-            gw = g[f "\twalk"]; tw = t[f "\twalk"]; gf = g[f "\tfields"]; tf = t[f "\tdecode"]
-            name = f; sub(/.*\//, "", name)
-            note = (tev[f] != "" && tev[f] != ev[f]) ? sprintf("  (TraceEvent: %s events)", tev[f]) : ""
-            printf "%-54s %9s %9s | %9.4f %9.4f %6.1fx | %9.4f %9.4f %6.1fx%s\n", name, ev[f], gc[f],
-                gw, tw, (gw > 0 ? tw / gw : 0), gf, tf, (gf > 0 ? tf / gf : 0), note
-        }
-    }' "$out/gcev.tsv" "$out/te.tsv"
+echo "gcev vs TraceEvent 4.0.0: best CPU time (ms) of $runs runs, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+for src in file memory; do
+    echo
+    printf '%-58s %8s %8s | %8s %8s %7s | %8s %8s %7s\n' "from $src: trace" events gc_events gcev TE walk gcev TE \
+        "+fields"
+    # join: gcev (walk, fields) with TraceEvent (walk, decode) on the file and the source
+    awk -F'\t' -v src="$src" '
+        FNR == NR { if ($8 != src) next; g[$3 "\t" $2] = $6; ev[$3] = $4; if ($2 == "fields") gc[$3] = $5; order[++n] = $3; next }
+        $9 == src { t[$3 "\t" $2] = $8; tev[$3] = $4 }
+        END {
+            for (i = 1; i <= n; i++) {
+                f = order[i]
+                if (seen[f]++) continue
+                gw = g[f "\twalk"]; tw = t[f "\twalk"]; gf = g[f "\tfields"]; tf = t[f "\tdecode"]
+                name = f; sub(/.*\//, "", name)
+                note = (tev[f] != "" && tev[f] != ev[f]) ? sprintf("  (TraceEvent: %s events)", tev[f]) : ""
+                printf "%-58s %8s %8s | %8.3f %8.3f %6.1fx | %8.3f %8.3f %6.1fx%s\n", name, ev[f], gc[f],
+                    1e3 * gw, 1e3 * tw, (gw > 0 ? tw / gw : 0), 1e3 * gf, 1e3 * tf, (gf > 0 ? tf / gf : 0), note
+            }
+        }' "$out/gcev.tsv" "$out/te.tsv"
+done

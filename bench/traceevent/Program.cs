@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bench-traceevent: TraceEvent 4.0.0's speed on the traces gcev's bench_trace walks (issue 10 item 6).
 //
-//   bench-traceevent --manifest manifest/gc.man [--runs N] TRACE...
+//   bench-traceevent --manifest manifest/gc.man [--runs N] [--source file|memory|both] TRACE...
 //
 // Two modes per trace, best of N runs (default 5) in one process, after one warm-up run:
 //   walk    EventPipeEventSource.Process() with an AllEvents handler that counts (every event);
@@ -10,9 +10,11 @@
 //           every struct-array element through TraceEvent's typed accessors (Values(i), Info(i),
 //           Buckets(i), GenData(gen), TypeParameterID(j)), read by compiled delegates.
 // One line per (file, mode), tab-separated, after a '#' header:
-//   traceevent  MODE  FILE  EVENTS  GC_EVENTS  BEST_SECONDS  EVENTS_PER_SECOND  BEST_CPU_SECONDS
+//   traceevent  MODE  FILE  EVENTS  GC_EVENTS  BEST_SECONDS  EVENTS_PER_SECOND  BEST_CPU_SECONDS  SOURCE
 // BEST_SECONDS is wall-clock; BEST_CPU_SECONDS the process's CPU time (every thread: JIT, GC and
-// TraceEvent's own work), what bench/traceevent.sh compares with bench_trace --cpu.
+// TraceEvent's own work), what bench/traceevent.sh compares with bench_trace --cpu. SOURCE: file
+// (EventPipeEventSource(path), each run opening the file; the default) or memory (the file's bytes
+// read once before the runs, each run over a MemoryStream of them: the reader's own cost).
 using System.Diagnostics;
 using System.Globalization;
 using System.Linq.Expressions;
@@ -33,6 +35,7 @@ internal static class Program
     {
         string? manifest = null;
         int runs = 5;
+        string source = "file";
         var files = new List<string>();
         for (int i = 0; i < args.Length; i++)
         {
@@ -40,37 +43,45 @@ internal static class Program
                 manifest = args[++i];
             else if (args[i] == "--runs")
                 runs = int.Parse(args[++i], CultureInfo.InvariantCulture);
+            else if (args[i] == "--source")
+                source = args[++i];
             else
                 files.Add(args[i]);
         }
-        if (manifest == null || files.Count == 0 || runs < 1)
+        if (manifest == null || files.Count == 0 || runs < 1 || source is not ("file" or "memory" or "both"))
         {
-            Console.Error.WriteLine("usage: bench-traceevent --manifest gc.man [--runs N] TRACE...");
+            Console.Error.WriteLine("usage: bench-traceevent --manifest gc.man [--runs N] [--source file|memory|both] TRACE...");
             return 2;
         }
         var gcSet = LoadGcSet(manifest);
-        Console.WriteLine("# tool\tmode\tfile\tevents\tgc_events\tbest_s\tevents_per_s\tbest_cpu_s");
+        Console.WriteLine("# tool\tmode\tfile\tevents\tgc_events\tbest_s\tevents_per_s\tbest_cpu_s\tsource");
+        var sources = source == "both" ? new[] { "file", "memory" } : new[] { source };
         foreach (var f in files)
         {
-            foreach (var mode in new[] { "walk", "decode" })
+            foreach (var src in sources)
             {
-                long events = 0, gcEvents = 0;
-                double best = double.MaxValue, bestCpu = double.MaxValue;
-                for (int r = 0; r <= runs; r++) // run 0 warms up (JIT, file cache)
+                byte[]? bytes = src == "memory" ? File.ReadAllBytes(f) : null;
+                foreach (var mode in new[] { "walk", "decode" })
                 {
-                    double c0 = CpuTime.Seconds();
-                    var sw = Stopwatch.StartNew();
-                    (events, gcEvents) = mode == "walk" ? Walk(f) : Decode(f, gcSet);
-                    double t = sw.Elapsed.TotalSeconds, c = CpuTime.Seconds() - c0;
-                    if (r > 0 && t < best)
-                        best = t;
-                    if (r > 0 && c < bestCpu)
-                        bestCpu = c;
+                    long events = 0, gcEvents = 0;
+                    double best = double.MaxValue, bestCpu = double.MaxValue;
+                    for (int r = 0; r <= runs; r++) // run 0 warms up (JIT, file cache)
+                    {
+                        double c0 = CpuTime.Seconds();
+                        var sw = Stopwatch.StartNew();
+                        using (var es = bytes == null ? new EventPipeEventSource(f) : new EventPipeEventSource(new MemoryStream(bytes, false)))
+                            (events, gcEvents) = mode == "walk" ? Walk(es) : Decode(es, gcSet);
+                        double t = sw.Elapsed.TotalSeconds, c = CpuTime.Seconds() - c0;
+                        if (r > 0 && t < best)
+                            best = t;
+                        if (r > 0 && c < bestCpu)
+                            bestCpu = c;
+                    }
+                    Console.WriteLine(string.Join('\t', "traceevent", mode, f, events.ToString(CultureInfo.InvariantCulture),
+                        gcEvents.ToString(CultureInfo.InvariantCulture), best.ToString("F6", CultureInfo.InvariantCulture),
+                        (events / best).ToString("F0", CultureInfo.InvariantCulture),
+                        bestCpu.ToString("F6", CultureInfo.InvariantCulture), src));
                 }
-                Console.WriteLine(string.Join('\t', "traceevent", mode, f, events.ToString(CultureInfo.InvariantCulture),
-                    gcEvents.ToString(CultureInfo.InvariantCulture), best.ToString("F6", CultureInfo.InvariantCulture),
-                    (events / best).ToString("F0", CultureInfo.InvariantCulture),
-                    bestCpu.ToString("F6", CultureInfo.InvariantCulture)));
             }
         }
         GC.KeepAlive(s_sink);
@@ -88,19 +99,17 @@ internal static class Program
         return set;
     }
 
-    private static (long, long) Walk(string path)
+    private static (long, long) Walk(EventPipeEventSource source)
     {
         long n = 0;
-        using var source = new EventPipeEventSource(path);
         source.AllEvents += _ => n++;
         source.Process();
         return (n, 0);
     }
 
-    private static (long, long) Decode(string path, HashSet<(string, int)> gcSet)
+    private static (long, long) Decode(EventPipeEventSource source, HashSet<(string, int)> gcSet)
     {
         long n = 0, gc = 0, sink = 0;
-        using var source = new EventPipeEventSource(path);
         source.Clr.All += _ => { };
         new ClrPrivateTraceEventParser(source).All += _ => { };
         new ClrRundownTraceEventParser(source).All += _ => { };
