@@ -23,7 +23,7 @@ art=$build/csharp # as tools/capture-traces.sh (a -p: value ending in "dotnet" c
 dotnet build "$root/bench/gcstorm" -c Release -nologo -v:q -p:GcevArtifacts="$art" >/dev/null
 storm=$art/bin/GcStorm/release/gcev-gcstorm
 tmp=$out.tmp
-trap 'rm -f "$tmp" "$tmp.count" "$tmp.stats"' EXIT
+trap 'rm -f "$tmp" "$tmp.count" "$tmp.stats" "$tmp.types"' EXIT
 # only the settings below: a GC or EventPipe setting inherited from the caller would change the trace
 for v in $(compgen -e | grep -E '^(DOTNET|COMPlus)_(gc|GC|EventPipe)' || true); do
     unset "$v"
@@ -43,13 +43,15 @@ for attempt in 1 2 3; do
     count=$(grep -o '"gc_count":[0-9]*' "$tmp.stats" | head -1 | cut -d: -f2)
     [ "$count" = "$gcs" ] || { echo "net10_trace: gcev stats counts $count GCs, not $gcs" >&2; exit 1; }
     grep -q '"unfinished_gcs":0' "$tmp.stats" || { echo "net10_trace: unfinished GCs in the trace" >&2; exit 1; }
+    # one line per GC in gcs[] (the per-process top-ten pauses repeat some GCs' type)
+    grep '^ *{"number":' "$tmp.stats" | grep -o '"type":"[a-z]*"' >"$tmp.types" || true
     missing=
     for type in blocking background foreground; do
-        grep -q "\"type\":\"$type\"" "$tmp.stats" || missing="$missing $type"
+        grep -q "\"type\":\"$type\"" "$tmp.types" || missing="$missing $type"
     done
     if [ -z "$missing" ]; then
         mv "$tmp" "$out"
-        kinds=$(grep -o '"type":"[a-z]*"' "$tmp.stats" | sort | uniq -c |
+        kinds=$(sort "$tmp.types" | uniq -c |
             awk '{sub(/.*:/, "", $2); gsub(/"/, "", $2); s = s (NR > 1 ? ", " : "") $1 " " $2} END {print s}')
         echo "net10_trace: $out: $gcs GCs ($kinds), $(stat -c %s "$out") bytes"
         exit 0
