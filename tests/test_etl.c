@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "etl_builder.h"
+#include "filter_check.h"
 #include "failalloc.h"
 #include "gcev_etl_records.h"
 #include "gcev_read.h"
@@ -1586,9 +1587,76 @@ static void test_etl_every_flipped_byte_is_read_or_a_located_error(void **state)
     etlb_free(&b);
 }
 
+/* ---- gcev_trace_set_filter ------------------------------------------------------ */
+
+static gcev_status open_built(void *ctx, const gcev_trace_options *o, gcev_trace **t)
+{
+    const etlb *b = ctx;
+    return gcev_trace_open_memory(b->data, b->size, o, t, NULL);
+}
+
+static int keep_gc_set(const gcev_trace_event *ev, void *ctx)
+{
+    (void)ctx;
+    return ev->provider && !ev->no_event_id &&
+           gcev_event_desc_resolve(ev->provider, ev->event_id, ev->version, NULL);
+}
+
+static int keep_provider_name(const gcev_trace_event *ev, void *ctx)
+{
+    return ev->provider_name && strcmp(ev->provider_name, ctx) == 0;
+}
+
+static int keep_level_3(const gcev_trace_event *ev, void *ctx)
+{
+    (void)ctx;
+    return !ev->has_level || ev->level <= 3;
+}
+
+static int keep_top_keyword(const gcev_trace_event *ev, void *ctx)
+{
+    (void)ctx;
+    return (ev->keywords >> 63) != 0;
+}
+
+/* Manifest events (judged by their header), TraceLogging (by its traits' name), classic and
+ * kernel records: the filtered walk is the unfiltered one minus what the filter skips. */
+static void test_filter_skips_records_and_keeps_the_rest_unchanged(void **state)
+{
+    (void)state;
+    etlb b;
+    build_basic(&b);
+    for (uint32_t order = GCEV_TRACE_ORDER_FILE; order <= GCEV_TRACE_ORDER_TIME; order++) {
+        size_t skipped;
+        gcev_trace_filter f;
+        memset(&f, 0, sizeof f);
+        f.size = sizeof f;
+        f.flags = GCEV_TRACE_FILTER_GC;
+        assert_int_equal(filter_check(open_built, &b, order, &f, keep_gc_set, NULL, &skipped), 2);
+        assert_int_equal(skipped, 8); /* the logfile header, kernel, other providers', TraceLogging */
+        const char *tl = "MyProv";
+        memset(&f, 0, sizeof f);
+        f.size = sizeof f;
+        f.providers = &tl;
+        f.nproviders = 1;
+        assert_int_equal(filter_check(open_built, &b, order, &f, keep_provider_name, "MyProv", NULL), 1);
+        memset(&f, 0, sizeof f);
+        f.size = sizeof f;
+        f.max_level = 3;
+        /* kernel records (no level), level 0, 2 and 3 pass; levels 4 and 5 are skipped */
+        assert_int_equal(filter_check(open_built, &b, order, &f, keep_level_3, NULL, &skipped), 7);
+        assert_int_equal(skipped, 3);
+        f.max_level = 0;
+        f.keywords = 0x8000000000000000u;
+        assert_int_equal(filter_check(open_built, &b, order, &f, keep_top_keyword, NULL, NULL), 1);
+    }
+    etlb_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_filter_skips_records_and_keeps_the_rest_unchanged),
         cmocka_unit_test(test_detect_built_file_accepted_garbage_rejected),
         cmocka_unit_test(test_header_fields_fill_trace_info),
         cmocka_unit_test(test_header_32bit_layout_and_clock_types),

@@ -718,6 +718,9 @@ typedef void (*gcev_stats_progress_fn)(void *ctx, uint64_t events, uint64_t file
  * or the model finished; err untouched).
  * Malformed GC payloads are skipped and counted (summary.decode_errors), as by
  * gcev_stats_add().
+ * A filter on t (gcev_trace_set_filter) with GCEV_TRACE_FILTER_GC gives the same analysis
+ * faster: the events it skips count in summary.events and its time span
+ * (gcev_trace_filtered_events(), gcev_trace_filtered_span()) as the non-GC events they are.
  */
 GCEV_API gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_stats_progress_fn progress,
                                            void *ctx, gcev_error *err);

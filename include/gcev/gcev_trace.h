@@ -354,6 +354,80 @@ GCEV_API uint64_t gcev_trace_skipped_ranges(const gcev_trace *t);
 /* The bytes of every range skipped so far; 0 when t is NULL. */
 GCEV_API uint64_t gcev_trace_skipped_bytes(const gcev_trace *t);
 
+/* ------------------------------------------------------------------------ */
+/* Filters: the events a caller wants, skipped by the readers otherwise      */
+/* ------------------------------------------------------------------------ */
+
+/* gcev_trace_filter.flags */
+enum {
+    /*
+     * The GC set: every event gcev's compiled schema describes, i.e. whose (provider, id,
+     * version) gcev_event_desc_resolve() resolves (the GC, type, allocation-sampling,
+     * private-GC, GC-rundown, Mono-GC and GCDynamic events of manifest/gc.select). These are
+     * the events gcev_decode() reads and all that the GC analysis (gcev_stats, gcev stats,
+     * gcev report) takes from a trace; every other event only counts as "an event at time
+     * ms", which gcev_trace_filtered_events() and gcev_trace_filtered_span() give.
+     */
+    GCEV_TRACE_FILTER_GC = 1u << 0
+};
+
+/* One (provider, event id) pair of a filter. */
+typedef struct gcev_trace_filter_event {
+    const char *provider; /* name (ASCII case-insensitive) or GUID text ("{...}" optional) */
+    uint16_t event_id;
+} gcev_trace_filter_event;
+
+/*
+ * What a caller wants of a trace (gcev_trace_set_filter). An event is returned when it is in
+ * the selection, the union of the GCEV_TRACE_FILTER_* sets of `flags`, the providers
+ * `providers` names and the (provider, id) pairs `events` names (every event when all three
+ * are empty), and passes `keywords` and `max_level`. An event matches a provider given by
+ * name when its provider's name is that name or when both resolve to the same compiled
+ * provider; given by GUID, when its provider GUID is that GUID or its compiled provider has
+ * it. Events without an id (gcev_trace_event.no_event_id) are never in `events` nor in the
+ * GC set.
+ */
+typedef struct gcev_trace_filter {
+    uint32_t size;                /* sizeof(gcev_trace_filter): lets the struct grow in later releases */
+    uint32_t flags;               /* GCEV_TRACE_FILTER_* */
+    const char *const *providers; /* nproviders names or GUID texts */
+    size_t nproviders;
+    const gcev_trace_filter_event *events;
+    size_t nevents;
+    /* 0: any; else only events whose keywords share a bit with it (keywords 0 do not) */
+    uint64_t keywords;
+    /* 0: any; else only events of this level or a more important one (1 Critical .. 5
+     * Verbose): an event of level 0 (LogAlways) or without a level passes */
+    uint8_t max_level;
+} gcev_trace_filter;
+
+/*
+ * Makes t return only the events f selects (f NULL: every event again). The readers decide
+ * right after an event's header, before they fill the event, look up or copy anything
+ * else for it (EventPipe: from the event's metadata record, a verdict kept per record; ETL:
+ * from the record's header and, for TraceLogging, its provider traits, before the schema
+ * look-up; CTF: per event class, before the payload is rebuilt). A skipped event is still
+ * read as far as the format needs to find the next one and check what it always checks:
+ * its framing, its timestamp against its block's range, its metadata id and (EventPipe)
+ * its sequence number, so dropped events, damage, keep-going ranges and error offsets are
+ * what they are without a filter. Applies to the events read after the call: in timestamp
+ * order the reader runs ahead of the events it returns, so set it before the first
+ * gcev_trace_next(). f and its strings are copied. Returns GCEV_OK; GCEV_E_INVALID_ARG when t
+ * is NULL, f->size is smaller than the first release's struct, f->flags has an unknown bit,
+ * a provider is NULL or empty, or a list is non-empty with a NULL pointer; GCEV_E_NOMEM.
+ */
+GCEV_API gcev_status gcev_trace_set_filter(gcev_trace *t, const gcev_trace_filter *f, gcev_error *err);
+
+/* Events the filter skipped so far (in the reader's file-order pass); 0 when t is NULL. */
+GCEV_API uint64_t gcev_trace_filtered_events(const gcev_trace *t);
+
+/*
+ * The time span of the events the filter skipped so far: sets *first_ms and *last_ms (either
+ * may be NULL) to the smallest and largest gcev_trace_event.ms they had and returns 1; 0 when
+ * none was skipped (or t is NULL), leaving them unset.
+ */
+GCEV_API int gcev_trace_filtered_span(const gcev_trace *t, double *first_ms, double *last_ms);
+
 /* Closes t and frees everything it owns (every view it handed out ends). NULL is allowed. */
 GCEV_API void gcev_trace_close(gcev_trace *t);
 

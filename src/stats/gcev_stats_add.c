@@ -25,6 +25,13 @@ static void note_time(gcev_stats *s, double ms)
     }
 }
 
+void gcev_stats_note_other_events(gcev_stats *s, uint64_t n, double first_ms, double last_ms)
+{
+    note_time(s, first_ms);
+    note_time(s, last_ms);
+    s->sum.events += n;
+}
+
 gcev_status gcev_stats_add_decoded_process(gcev_stats *s, const gcev_event *ev, double ms, uint64_t thread_id,
                                            uint32_t process_id)
 {

@@ -157,6 +157,12 @@ gcev_status gcev_stats_read_trace(gcev_stats *s, gcev_trace *t, gcev_stats_progr
             progress(ctx, n, ev.file_offset, info ? info->file_size : 0);
         }
     }
+    /* the events a filter on t skipped (gcev_trace_set_filter: gcev stats skips those outside
+     * the GC set) are events of the trace all the same: they count, and make its time span */
+    double f_first, f_last;
+    if (gcev_trace_filtered_span(t, &f_first, &f_last)) {
+        gcev_stats_note_other_events(s, gcev_trace_filtered_events(t), f_first, f_last);
+    }
     /* gaps found at the very end (a final sequence point) and those still queued */
     collect_drops(s, t, &dq, s->sum.last_ms);
     collect_skips(s, t, &dq, s->sum.last_ms, 1);

@@ -229,6 +229,9 @@ void gcev_stats_decode_condemned(uint32_t reasons0, uint32_t reasons1, int has1,
 gcev_status gcev_stats_survived_event(gcev_stats *s, stats_proc *p, const gcev_app_domain_mem_survived *e);
 
 /* gcev_stats_lifetimes.c: segments and handles (and dispatch of AppDomainMemSurvived). */
+/* n events outside the GC set, the first at first_ms and the last at last_ms: they count,
+ * and make the trace's time span (gcev_stats_read_trace, for those a trace filter skipped). */
+void gcev_stats_note_other_events(gcev_stats *s, uint64_t n, double first_ms, double last_ms);
 gcev_status gcev_stats_lifetime_event(gcev_stats *s, stats_proc *p, const gcev_event *ev, double ms,
                                       uint64_t tid);
 gcev_status gcev_stats_lifetimes_finish(gcev_stats *s);

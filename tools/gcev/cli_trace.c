@@ -273,3 +273,66 @@ void gcev_cli_skips_json(FILE *f, const gcev_trace *t)
     }
     fputc(']', f);
 }
+
+int gcev_cli_filter_arg(gcev_cli_args *a, const char *cmd, gcev_cli_filter *cf)
+{
+    const char *v;
+    int m;
+    unsigned long long n;
+    if (gcev_cli_flag(a, "--gc-only")) {
+        cf->f.flags |= GCEV_TRACE_FILTER_GC;
+    } else if ((m = gcev_cli_value(a, "--provider", &v)) != 0) {
+        if (m < 0) {
+            return -1;
+        }
+        if (!v[0] || cf->f.nproviders == GCEV_CLI_MAX_PROVIDERS) {
+            gcev_cli_fail(cmd, v[0] ? "at most %d --provider options" : "--provider needs a name or GUID",
+                          GCEV_CLI_MAX_PROVIDERS);
+            return -1;
+        }
+        cf->providers[cf->f.nproviders++] = v;
+    } else if ((m = gcev_cli_value(a, "--keywords", &v)) != 0) {
+        if (m < 0 || !gcev_cli_number(cmd, "--keywords", v, UINT64_MAX, 1, &n)) {
+            return -1;
+        }
+        cf->f.keywords = n;
+    } else if ((m = gcev_cli_value(a, "--level", &v)) != 0) {
+        if (m < 0 || !gcev_cli_number(cmd, "--level", v, 255, 0, &n)) {
+            return -1;
+        }
+        cf->f.max_level = (uint8_t)n;
+    } else {
+        return 0;
+    }
+    cf->given = 1;
+    return 1;
+}
+
+static int filter_set(const char *cmd, gcev_trace *t, const gcev_trace_filter *f)
+{
+    gcev_error err = {0};
+    if (gcev_trace_set_filter(t, f, &err) != GCEV_OK) {
+        gcev_cli_fail(cmd, "%s", err.message ? err.message : "cannot set the filter");
+        return 1;
+    }
+    return 0;
+}
+
+int gcev_cli_filter_apply(const char *cmd, gcev_cli_filter *cf, gcev_trace *t)
+{
+    if (!cf->given) {
+        return 0;
+    }
+    cf->f.size = sizeof cf->f;
+    cf->f.providers = cf->providers;
+    return filter_set(cmd, t, &cf->f);
+}
+
+int gcev_cli_filter_gc(const char *cmd, gcev_trace *t)
+{
+    gcev_trace_filter f;
+    memset(&f, 0, sizeof f);
+    f.size = sizeof f;
+    f.flags = GCEV_TRACE_FILTER_GC;
+    return filter_set(cmd, t, &f);
+}

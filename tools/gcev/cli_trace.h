@@ -4,6 +4,8 @@
 #define GCEV_CLI_TRACE_H
 
 #include <gcev/gcev_trace.h>
+
+#include "cli.h"
 #include <stddef.h>
 #include <stdio.h>
 
@@ -75,6 +77,31 @@ int gcev_cli_report_skips(const char *cmd, const char *path, const gcev_trace *t
 void gcev_cli_skip_json(FILE *f, const gcev_trace_skip *k);
 /* The recorded ranges as a JSON array. */
 void gcev_cli_skips_json(FILE *f, const gcev_trace *t);
+/*
+ * The trace filter options of count and dump (gcev_trace_set_filter): --gc-only (the GC set,
+ * GCEV_TRACE_FILTER_GC), --provider NAME|GUID (repeatable), --keywords K, --level N.
+ */
+enum { GCEV_CLI_MAX_PROVIDERS = 64 };
+typedef struct gcev_cli_filter {
+    gcev_trace_filter f;
+    const char *providers[GCEV_CLI_MAX_PROVIDERS];
+    int given; /* an option was given: the filter is set */
+} gcev_cli_filter;
+/* 1 when the current argument is one of these options (taken), 0 when it is another, -1 after
+ * a usage error was printed. */
+int gcev_cli_filter_arg(gcev_cli_args *a, const char *cmd, gcev_cli_filter *cf);
+/* Sets the filter on t when an option was given; 0, or nonzero after printing why not. */
+int gcev_cli_filter_apply(const char *cmd, gcev_cli_filter *cf, gcev_trace *t);
+/* Sets the GC set as t's filter (stats, report: the events the analysis reads); 0, or nonzero
+ * after printing why not. */
+int gcev_cli_filter_gc(const char *cmd, gcev_trace *t);
+#define GCEV_CLI_FILTER_HELP                                                                                 \
+    "  --provider P only events of provider P (name or GUID; repeatable)\n"                                  \
+    "  --keywords K only events with one of the keyword bits K (hex with 0x, or decimal)\n"                  \
+    "  --level N    only events of level N or more important (1 Critical .. 5 Verbose;\n"                    \
+    "               level 0 and events without a level pass)\n"                                              \
+    "               (events that are not wanted are skipped by the reader, unread)\n"
+
 /* The --help text of --keep-going, shared by count, dump and stats. */
 #define GCEV_CLI_KEEP_GOING_HELP                                                                             \
     "  --keep-going read past damage: a corrupt block or buffer is skipped to the next one the\n"            \

@@ -182,14 +182,17 @@ static void print_text(const count_table *t, uint64_t total, const count_trust *
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gcev count [--format text|json] [--keep-going] FILE\n"
+    fprintf(f, "usage: gcev count [--format text|json] [--keep-going] [--gc-only] [--provider P]...\n"
+               "                  [--keywords K] [--level N] FILE\n"
                "Counts the events of a .nettrace/.netperf/.etl trace or an LTTng (CTF) trace folder per\n"
                "provider, id and version (events without an id: per provider and name).\n"
                "FILE may be '-' for standard input. Events the trace lost (EventPipe sequence-number\n"
                "gaps) are reported (text: a 'dropped events' line; json: \"dropped_events\", \"complete\");\n"
                "the exit status stays 0, as the events read are valid.\n" GCEV_CLI_KEEP_GOING_HELP
                "               (text: a 'bytes skipped' line; json: \"skipped\", \"skipped_ranges\",\n"
-               "               \"skipped_bytes\")\n");
+               "               \"skipped_bytes\")\n"
+               "  --gc-only    only the GC set: events with a compiled GC schema (as gcev dump "
+               "--gc-only)\n" GCEV_CLI_FILTER_HELP);
 }
 
 int gcev_cmd_count(int argc, char **argv)
@@ -197,6 +200,8 @@ int gcev_cmd_count(int argc, char **argv)
     const char *path = NULL, *v;
     int json = 0, m, rc;
     gcev_trace_options opts = {0};
+    gcev_cli_filter filter;
+    memset(&filter, 0, sizeof filter);
     gcev_cli_args a;
     gcev_cli_args_init(&a, "count", argc, argv);
     while (gcev_cli_args_next(&a)) {
@@ -210,6 +215,10 @@ int gcev_cmd_count(int argc, char **argv)
             }
         } else if (gcev_cli_flag(&a, "--keep-going")) {
             opts.keep_going = 1;
+        } else if ((m = gcev_cli_filter_arg(&a, "count", &filter)) != 0) {
+            if (m < 0) {
+                return GCEV_EXIT_USAGE;
+            }
         } else if ((rc = gcev_cli_file_arg(&a, &path)) != 0) {
             return rc;
         }
@@ -219,6 +228,10 @@ int gcev_cmd_count(int argc, char **argv)
     }
     gcev_trace *t;
     if (gcev_cli_open_trace("count", path, &opts, &t)) {
+        return GCEV_EXIT_USAGE;
+    }
+    if (gcev_cli_filter_apply("count", &filter, t)) {
+        gcev_trace_close(t);
         return GCEV_EXIT_USAGE;
     }
     count_table tab = {0};

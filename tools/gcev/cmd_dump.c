@@ -210,10 +210,11 @@ static void print_skips(int fmt, const gcev_trace *t, size_t *printed)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gcev dump [--format text|jsonl|csv] [--gc-only] [--sort time] [--keep-going] FILE\n"
+    fprintf(f, "usage: gcev dump [--format text|jsonl|csv] [--gc-only] [--sort time] [--keep-going]\n"
+               "                 [--provider P]... [--keywords K] [--level N] FILE\n"
                "Prints every event of a .nettrace/.netperf/.etl trace or an LTTng (CTF) trace folder\n"
                "(FILE '-' = standard input). Events without an id show id and version as null/empty.\n"
-               "  --gc-only    only events with a compiled GC schema\n"
+               "  --gc-only    only events with a compiled GC schema\n" GCEV_CLI_FILTER_HELP
                "  --sort time  timestamp order (default: file order)\n"
                "Events the trace lost (EventPipe sequence-number gaps) are reported on standard error\n"
                "with their count; the exit status stays 0, as the events printed are "
@@ -227,6 +228,8 @@ int gcev_cmd_dump(int argc, char **argv)
     const char *path = NULL, *v;
     int fmt = FMT_TEXT, gc_only = 0, m, rc;
     gcev_trace_options opts = {0};
+    gcev_cli_filter filter;
+    memset(&filter, 0, sizeof filter);
     gcev_cli_args a;
     gcev_cli_args_init(&a, "dump", argc, argv);
     while (gcev_cli_args_next(&a)) {
@@ -238,8 +241,11 @@ int gcev_cmd_dump(int argc, char **argv)
             if (m < 0 || (fmt = gcev_cli_choice("dump", "--format", v, formats)) < 0) {
                 return GCEV_EXIT_USAGE;
             }
-        } else if (gcev_cli_flag(&a, "--gc-only")) {
-            gc_only = 1;
+        } else if ((m = gcev_cli_filter_arg(&a, "dump", &filter)) != 0) {
+            if (m < 0) {
+                return GCEV_EXIT_USAGE;
+            }
+            gc_only = (filter.f.flags & GCEV_TRACE_FILTER_GC) != 0;
         } else if ((m = gcev_cli_value(&a, "--sort", &v)) != 0) {
             static const char *const orders[] = {"time", NULL};
             if (m < 0 || gcev_cli_choice("dump", "--sort", v, orders) < 0) {
@@ -257,6 +263,11 @@ int gcev_cmd_dump(int argc, char **argv)
     }
     gcev_trace *t;
     if (gcev_cli_open_trace("dump", path, &opts, &t)) {
+        return GCEV_EXIT_USAGE;
+    }
+    /* --gc-only is the reader's GC set: the events it skips are never read into an event */
+    if (gcev_cli_filter_apply("dump", &filter, t)) {
+        gcev_trace_close(t);
         return GCEV_EXIT_USAGE;
     }
     if (fmt == FMT_CSV) {

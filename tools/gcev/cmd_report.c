@@ -266,6 +266,11 @@ int gcev_cmd_report(int argc, char **argv)
     if (gcev_cli_open_trace("report", path, &opts, &t)) {
         return GCEV_EXIT_USAGE;
     }
+    /* the analysis reads the GC set; the reader skips the rest unread (it still counts) */
+    if (gcev_cli_filter_gc("report", t)) {
+        gcev_trace_close(t);
+        return GCEV_EXIT_USAGE;
+    }
     rc = gcev_cli_report_trace("report", path, path, t, out);
     gcev_trace_close(t);
     return rc;

@@ -171,6 +171,10 @@ int gcev_cmd_stats(int argc, char **argv)
         path = pid_label;
     } else if (gcev_cli_open_trace("stats", path, &opts, &t)) {
         return GCEV_EXIT_USAGE;
+    } else if (gcev_cli_filter_gc("stats", t)) {
+        /* the analysis reads the GC set; the reader skips the rest unread (it still counts) */
+        gcev_trace_close(t);
+        return GCEV_EXIT_USAGE;
     }
     gcev_stats *s;
     if (gcev_stats_create(&sopts, &s) != GCEV_OK) {

@@ -616,6 +616,47 @@ uint64_t gcev_trace_skipped_bytes(const gcev_trace *t)
     return t ? t->skipped_bytes : 0;
 }
 
+gcev_status gcev_trace_set_filter(gcev_trace *t, const gcev_trace_filter *f, gcev_error *err)
+{
+    if (!t) {
+        return trace_fail(err, GCEV_E_INVALID_ARG, 0, "trace is required");
+    }
+    gcev_filter *c = NULL;
+    if (f) {
+        gcev_status st = gcev_filter_compile(f, &c, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+    }
+    gcev_filter_free(t->filter);
+    t->filter = c;
+    t->filter_gen++; /* every cached verdict is stale */
+    return GCEV_OK;
+}
+
+uint64_t gcev_trace_filtered_events(const gcev_trace *t)
+{
+    return t ? t->filtered : 0;
+}
+
+int gcev_trace_filtered_span(const gcev_trace *t, double *first_ms, double *last_ms)
+{
+    if (!t || !t->filtered) {
+        return 0;
+    }
+    /* as gcev_trace_ms computes an event's ms, from the differences it orders by */
+    double f = (double)t->info.clock_frequency;
+    double lo = t->info.clock_frequency ? (double)t->filtered_min_d * 1000.0 / f : 0.0;
+    double hi = t->info.clock_frequency ? (double)t->filtered_max_d * 1000.0 / f : 0.0;
+    if (first_ms) {
+        *first_ms = lo;
+    }
+    if (last_ms) {
+        *last_ms = hi;
+    }
+    return 1;
+}
+
 void gcev_trace_close(gcev_trace *t)
 {
     if (!t) {
@@ -626,6 +667,7 @@ void gcev_trace_close(gcev_trace *t)
     }
     gcev_order_destroy(t->order);
     gcev_reorder_destroy(t->reorder);
+    gcev_filter_free(t->filter);
     gcev_source_close(&t->src);
     gcev_archive_close(t->archive);
     free(t->drops);

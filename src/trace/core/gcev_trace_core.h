@@ -10,6 +10,7 @@
 #define GCEV_TRACE_CORE_H
 
 #include "gcev_archive.h"
+#include "gcev_filter.h"
 #include "gcev_source.h"
 
 typedef struct gcev_trace_ops {
@@ -123,7 +124,30 @@ struct gcev_trace {
      * small archive inflating to gigabytes behind a valid header is not searched to its end
      * (GCEV_SKIP_BUDGET_*); gcev_trace_resume ends the trace with GCEV_E_LIMIT past it */
     uint64_t skip_budget;
+    /* gcev_trace_set_filter: the compiled filter (NULL: every event), and its generation,
+     * which a reader's cached verdict (per metadata record, per event class) must equal */
+    gcev_filter *filter;
+    uint32_t filter_gen;
+    /* the events it skipped: how many, and the least and greatest wrapped difference
+     * timestamp - sync_time_qpc among them (what gcev_trace_ms orders by) */
+    uint64_t filtered;
+    int64_t filtered_min_d, filtered_max_d;
 };
+
+/* A reader skipped an event of timestamp ts (gcev_trace_filtered_events / _span). */
+static inline void gcev_trace_note_filtered(gcev_trace *t, int64_t ts)
+{
+    if (t->skips_untimed < t->nskips) {
+        gcev_trace_skips_reached(t, ts); /* the first event read after a skipped range */
+    }
+    int64_t d = (int64_t)((uint64_t)ts - (uint64_t)t->info.sync_time_qpc);
+    if (t->filtered++ == 0) {
+        t->filtered_min_d = t->filtered_max_d = d;
+        return;
+    }
+    t->filtered_min_d = d < t->filtered_min_d ? d : t->filtered_min_d;
+    t->filtered_max_d = d > t->filtered_max_d ? d : t->filtered_max_d;
+}
 
 /* The bound on keep-going's skipped bytes in an archive entry: 16 MiB plus 8 bytes per byte
  * the entry takes in the archive (its damage may span what it holds, once it is inflated

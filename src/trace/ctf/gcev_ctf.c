@@ -637,30 +637,56 @@ static gcev_status fill_event(ctf_reader *r, ctf_stream *s, gcev_trace_event *ev
     return GCEV_OK;
 }
 
+/* Whether the filter (t->filter set) keeps the events of s's class: judged once per class,
+ * from what fill_event would give (CTF events carry no level or keywords). */
+static int class_keeps(gcev_trace *t, const ctf_stream *s)
+{
+    gcev_ctf_class_map *map = &s->sub->maps[s->evc - s->sub->meta.events];
+    if (map->filter_gen != t->filter_gen) {
+        gcev_trace_event e;
+        memset(&e, 0, sizeof e);
+        e.provider_name = map->provider_name;
+        e.provider = map->provider;
+        e.event_id = map->desc ? map->desc->id : 0;
+        e.version = map->desc ? map->desc->version : 0;
+        e.no_event_id = map->desc == NULL;
+        map->filter_pass = (uint8_t)gcev_filter_match(t->filter, &e);
+        map->filter_gen = t->filter_gen;
+    }
+    return map->filter_pass;
+}
+
 static gcev_status ctf_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
 {
     ctf_reader *r = t->impl;
-    if (r->last) {
-        ctf_stream *s = r->last;
-        r->last = NULL;
-        advance_keep_going(r, s);
-        if (s->state == ST_EVENT) {
-            sift_down(r, 0);
-        } else {
-            note_failure(r, s);
-            r->heap[0] = r->heap[--r->nheap];
-            sift_down(r, 0);
+    for (;;) {
+        if (r->last) {
+            ctf_stream *s = r->last;
+            r->last = NULL;
+            advance_keep_going(r, s);
+            if (s->state == ST_EVENT) {
+                sift_down(r, 0);
+            } else {
+                note_failure(r, s);
+                r->heap[0] = r->heap[--r->nheap];
+                sift_down(r, 0);
+            }
         }
-    }
-    if (r->nheap == 0) {
-        if (r->failed) {
-            return gcev_error_set(err, r->failed->err, r->failed->err_off, NULL, r->failed->msg);
+        if (r->nheap == 0) {
+            if (r->failed) {
+                return gcev_error_set(err, r->failed->err, r->failed->err_off, NULL, r->failed->msg);
+            }
+            return GCEV_END;
         }
-        return GCEV_END;
+        ctf_stream *s = &r->streams[r->heap[0]];
+        r->last = s;
+        /* a skipped event was decoded as far as CTF needs to find the next one (its fields
+         * give its size); its payload is not rebuilt */
+        if (!t->filter || class_keeps(t, s)) {
+            return fill_event(r, s, ev, err);
+        }
+        gcev_trace_note_filtered(t, s->ts_ns);
     }
-    ctf_stream *s = &r->streams[r->heap[0]];
-    r->last = s;
-    return fill_event(r, s, ev, err);
 }
 
 static void reader_free(ctf_reader *r)

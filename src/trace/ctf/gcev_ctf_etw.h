@@ -40,6 +40,10 @@ typedef struct gcev_ctf_class_map {
     uint32_t nemit;                /* = top-level fields of the class */
     const gcev_ctf_emit *emit;
     char *owned; /* storage of the names and plan (freed with the map) */
+    /* gcev_trace_set_filter: whether the filter keeps the class's events, valid while
+     * filter_gen equals the trace's (gcev_ctf.c) */
+    uint8_t filter_pass;
+    uint32_t filter_gen;
 } gcev_ctf_class_map;
 
 /*

@@ -388,7 +388,22 @@ static void etl_name_provider(etl_impl *e, gcev_trace_event *ev, const uint8_t *
     }
 }
 
-/* Fills ev from the record r at e->pos; GCEV_END when the record is not an event. */
+/* Whether the filter keeps the named event ev: with the compiled provider trace/api would
+ * find by name (provider_resolved is not set for ETL), so that it judges what it returns. */
+static int etl_filter_keeps(gcev_trace *t, gcev_trace_event *ev)
+{
+    if (!ev->provider && ev->provider_name && ev->provider_name[0]) {
+        ev->provider = gcev_provider_find(ev->provider_name);
+    }
+    if (gcev_filter_match(t->filter, ev)) {
+        return 1;
+    }
+    gcev_trace_note_filtered(t, ev->timestamp);
+    return 0;
+}
+
+/* Fills ev from the record r at e->pos; GCEV_END when the record is not an event, or one
+ * the filter (gcev_trace_set_filter) skips. */
 static gcev_status etl_record_event(gcev_trace *t, etl_impl *e, const gcev_etl_record *r,
                                     gcev_trace_event *ev, gcev_error *err)
 {
@@ -406,6 +421,15 @@ static gcev_status etl_record_event(gcev_trace *t, etl_impl *e, const gcev_etl_r
         const uint8_t *schema = NULL;
         uint32_t schema_size = 0;
         st = gcev_etl_event_fill(p, r, ev, &schema, &schema_size, &traits, &traits_size, &msg);
+        if (st == GCEV_OK && t->filter) {
+            /* the filter reads the header and the provider's name (TraceLogging: from its
+             * traits); a skipped event's schema is never parsed */
+            ev->capture_thread_id = ev->thread_id;
+            etl_name_provider(e, ev, traits, traits_size);
+            if (!etl_filter_keeps(t, ev)) {
+                return GCEV_END;
+            }
+        }
         if (st == GCEV_OK && schema) {
             const gcev_etl_tl_schema *s = NULL;
             st = gcev_etl_tl_schema_get(e->tl, schema, schema_size, &s, &msg);
@@ -436,6 +460,9 @@ static gcev_status etl_record_event(gcev_trace *t, etl_impl *e, const gcev_etl_r
     /* Thread ids are the per-writer streams the timestamp-order layer merges. */
     ev->capture_thread_id = ev->thread_id;
     etl_name_provider(e, ev, traits, traits_size);
+    if (t->filter && r->kind != GCEV_ETL_REC_EVENT && !etl_filter_keeps(t, ev)) {
+        return GCEV_END; /* classic and kernel records: judged once named */
+    }
     return GCEV_OK;
 }
 

@@ -593,10 +593,14 @@ static GCEV_NOINLINE gcev_status nettrace_next_blocks(gcev_trace *t, gcev_trace_
 static gcev_status nettrace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
 {
     const gcev_nettrace *np = t->impl;
-    /* The common case as a tail call: a V4-V6 event block holds only events, so bytes
-     * left in it are an event (or a format error), never the end. */
+    /* The common case: a V4-V6 event block holds only events, so bytes left in it are an
+     * event (or a format error), never the end; with a filter, the events it skips may be
+     * all that is left, and the block ends (the next one is read below). */
     if (np->blk && np->blk_is_events == 1 && np->version >= 4 && np->blk_pos < np->blk_len) {
-        return gcev_np_block_next(t, ev, err);
+        gcev_status st = gcev_np_block_next(t, ev, err);
+        if (st != GCEV_END) {
+            return st;
+        }
     }
     /* a NetPerf V3 block (V1/V2: the inline stream) may end with metadata records */
     if (np->blk && np->version <= 3 && np->blk_pos < np->blk_len) {

@@ -366,6 +366,74 @@ static inline const np_meta *event_meta(gcev_nettrace *np, uint32_t id)
     return m;
 }
 
+/* ---- gcev_trace_set_filter ---- */
+
+/* What fill_event_observe returns for an event the filter skips: never leaves this file's
+ * readers (each goes on to the next record), so it is no gcev_status a caller sees. */
+#define NP_FILTERED ((gcev_status)GCEV_STATUS_COUNT_)
+
+static GCEV_NOINLINE int meta_verdict(gcev_trace *t, np_meta *m)
+{
+    m->filter_pass = (uint8_t)gcev_filter_match(t->filter, &m->image);
+    m->filter_gen = t->filter_gen;
+    return m->filter_pass;
+}
+
+/* Whether the filter (t->filter set) keeps the events of m: judged once per record. */
+static inline int meta_keeps(gcev_trace *t, const np_meta *m)
+{
+    np_meta *w = (np_meta *)m; /* the verdict is cached in the record, which np owns */
+    return w->filter_gen == t->filter_gen ? w->filter_pass : meta_verdict(t, w);
+}
+
+/* V6: a label list may set the event's version, level or keywords, which the filter reads. */
+static int event_keeps_v6(gcev_trace *t, const np_meta *m, const np_labels *l)
+{
+    if (!l || !(l->has_version || l->has_level || l->has_keywords)) {
+        return meta_keeps(t, m);
+    }
+    gcev_trace_event e = m->image;
+    if (l->has_version) {
+        e.version = l->version;
+    }
+    if (l->has_level) {
+        e.level = l->level;
+        e.has_level = 1;
+    }
+    if (l->has_keywords) {
+        e.keywords = l->keywords;
+    }
+    return gcev_filter_match(t->filter, &e);
+}
+
+/* Sequence numbers: the common case inline (the same capture thread as the previous event,
+ * no gap), the rest in seq_observe. */
+static inline gcev_status seq_next(gcev_trace *t, gcev_nettrace *np, const np_hdr *h, uint64_t off,
+                                   gcev_error *err)
+{
+    if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == h->capture &&
+        h->seq == np->seqs[np->last_seq_index].last + 1) {
+        np->seqs[np->last_seq_index].last = h->seq;
+        return GCEV_OK;
+    }
+    return seq_observe(t, h->capture, h->seq, (int64_t)h->ts, off, 0, err);
+}
+
+/* An event the filter skips: what the reader checks of every event is done (its sequence
+ * number: gaps are found as without a filter), nothing is filled. */
+static GCEV_NOINLINE gcev_status event_skipped(gcev_trace *t, gcev_nettrace *np, const np_hdr *h,
+                                               uint64_t off, gcev_error *err)
+{
+    gcev_trace_note_filtered(t, (int64_t)h->ts);
+    if (np->version >= 4) {
+        gcev_status st = seq_next(t, np, h, off, err);
+        if (st != GCEV_OK) {
+            return st;
+        }
+    }
+    return NP_FILTERED;
+}
+
 /*
  * Fills every member of ev from the header and its metadata m: the metadata's part
  * in one copy, then what the header says. No string work, no allocation: names and
@@ -381,6 +449,11 @@ static gcev_status fill_event_observe(gcev_trace *t, gcev_nettrace *np, const np
     /* (the ordered walk reads events again, outside their block: checked when first read) */
     if (observe && np->version >= 4 && ((int64_t)h->ts < np->blk_min_ts || (int64_t)h->ts > np->blk_max_ts)) {
         return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_ts_range);
+    }
+    /* (the ordered walk reads again only the events the first pass kept) */
+    if (t->filter && observe &&
+        !(np->version >= 6 ? event_keeps_v6(t, m, labels_find(np, h->label_id)) : meta_keeps(t, m))) {
+        return event_skipped(t, np, h, off, err);
     }
     memcpy(ev, &m->image, NP_META_PART);
     ev->process_id = t->info.process_id;
@@ -454,13 +527,7 @@ static gcev_status fill_event_observe(gcev_trace *t, gcev_nettrace *np, const np
         event_stack(np, h->stack_id, ev);
     }
     if (np->version >= 4 && observe) {
-        /* the common case inline: the same capture thread as the previous event, no gap */
-        if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == h->capture &&
-            h->seq == np->seqs[np->last_seq_index].last + 1) {
-            np->seqs[np->last_seq_index].last = h->seq;
-        } else {
-            return seq_observe(t, h->capture, h->seq, (int64_t)h->ts, off, 0, err);
-        }
+        return seq_next(t, np, h, off, err);
     }
     return GCEV_OK;
 }
@@ -487,8 +554,12 @@ gcev_status gcev_np_event_v3(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_t
         /* V1/V2 metadata ids are the file offsets of their records. */
         return gcev_np_meta_v5(t, h.payload, h.payload_size, off, off, err);
     }
+    gcev_status st = fill_event(t, np, gcev_np_meta_find(np, h.meta_id), &h, off, ev, err);
+    if (st == NP_FILTERED) {
+        return GCEV_OK; /* not an event the caller sees: the next record */
+    }
     *is_event = 1;
-    return fill_event(t, np, gcev_np_meta_find(np, h.meta_id), &h, off, ev, err);
+    return st;
 }
 
 /*
@@ -500,23 +571,34 @@ gcev_status gcev_np_event_v3(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_t
 static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, gcev_nettrace *np,
                                                                 gcev_trace_event *ev, gcev_error *err)
 {
-    if (np->blk_pos >= np->blk_len) {
-        return GCEV_END;
-    }
-    np_cur c = {np->blk, np->blk_len, np->blk_pos};
-    const uint64_t off = np->blk_off + np->blk_pos;
-    if (!hdr_compressed(&c, np)) {
-        return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
-    }
-    np_prefetch_ahead(c.p, c.n, np->blk_pos, c.pos - np->blk_pos);
-    np->blk_pos = c.pos;
     const np_hdr *h = &np->prev;
-    const np_meta *m = event_meta(np, h->meta_id);
-    if (!m) {
-        return gcev_np_fail(err, GCEV_E_FORMAT, off, "event refers to undefined metadata");
-    }
-    if ((int64_t)h->ts < np->blk_min_ts || (int64_t)h->ts > np->blk_max_ts) {
-        return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_ts_range);
+    const np_meta *m;
+    uint64_t off;
+    for (;;) {
+        if (np->blk_pos >= np->blk_len) {
+            return GCEV_END;
+        }
+        np_cur c = {np->blk, np->blk_len, np->blk_pos};
+        off = np->blk_off + np->blk_pos;
+        if (!hdr_compressed(&c, np)) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
+        }
+        np_prefetch_ahead(c.p, c.n, np->blk_pos, c.pos - np->blk_pos);
+        np->blk_pos = c.pos;
+        m = event_meta(np, h->meta_id);
+        if (!m) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off, "event refers to undefined metadata");
+        }
+        if ((int64_t)h->ts < np->blk_min_ts || (int64_t)h->ts > np->blk_max_ts) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_ts_range);
+        }
+        if (!t->filter || meta_keeps(t, m)) {
+            break;
+        }
+        gcev_status st = event_skipped(t, np, h, off, err);
+        if (st != NP_FILTERED) {
+            return st;
+        }
     }
     memcpy(ev, &m->image, NP_META_PART);
     ev->process_id = t->info.process_id;
@@ -541,13 +623,7 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, g
     ev->no_event_id = 0;
     ev->process_name = NULL;
     ev->kind = m;
-    if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == h->capture &&
-        h->seq == np->seqs[np->last_seq_index].last + 1) {
-        np->seqs[np->last_seq_index].last = h->seq;
-    } else {
-        return seq_observe(t, h->capture, h->seq, (int64_t)h->ts, off, 0, err);
-    }
-    return GCEV_OK;
+    return seq_next(t, np, h, off, err);
 }
 
 /* The events of a compressed V6 block. */
@@ -557,13 +633,21 @@ static gcev_status block_next_compressed(gcev_trace *t, gcev_nettrace *np, gcev_
     if (np->blk_pos >= np->blk_len) {
         return GCEV_END;
     }
-    np_cur c = {np->blk, np->blk_len, np->blk_pos};
-    uint64_t off = np->blk_off + np->blk_pos;
-    if (!hdr_compressed(&c, np)) {
-        return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
+    for (;;) {
+        np_cur c = {np->blk, np->blk_len, np->blk_pos};
+        uint64_t off = np->blk_off + np->blk_pos;
+        if (!hdr_compressed(&c, np)) {
+            return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
+        }
+        np->blk_pos = c.pos;
+        gcev_status st = fill_event(t, np, event_meta(np, np->prev.meta_id), &np->prev, off, ev, err);
+        if (st != NP_FILTERED) {
+            return st;
+        }
+        if (np->blk_pos >= np->blk_len) {
+            return GCEV_END;
+        }
     }
-    np->blk_pos = c.pos;
-    return fill_event(t, np, event_meta(np, np->prev.meta_id), &np->prev, off, ev, err);
 }
 
 /*
@@ -628,6 +712,10 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_v3(gcev_trace *t, gcev_nettrace
         const np_meta *m = meta_id < np->ndense ? np->dense[meta_id] : gcev_np_meta_find(np, meta_id);
         if (!m) {
             return gcev_np_fail(err, GCEV_E_FORMAT, off, "event refers to undefined metadata");
+        }
+        if (t->filter && !meta_keeps(t, m)) {
+            gcev_trace_note_filtered(t, (int64_t)gcev_rd_u64le(r + 8));
+            continue;
         }
         memcpy(ev, &m->image, NP_META_PART);
         const uint64_t tid = gcev_rd_u32le(r + 4);
@@ -715,7 +803,10 @@ static GCEV_NOINLINE gcev_status block_next_other(gcev_trace *t, gcev_trace_even
             }
             continue;
         }
-        return fill_event(t, np, gcev_np_meta_find(np, h.meta_id), &h, off, ev, err);
+        gcev_status st = fill_event(t, np, gcev_np_meta_find(np, h.meta_id), &h, off, ev, err);
+        if (st != NP_FILTERED) {
+            return st;
+        }
     }
     return GCEV_END;
 }

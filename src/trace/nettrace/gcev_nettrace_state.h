@@ -182,6 +182,11 @@ typedef struct np_meta {
     uint32_t same_hash;
     /* V1-V5: its id was defined again (damage): events naming the id find no metadata */
     uint8_t poisoned;
+    /* gcev_trace_set_filter: whether the filter keeps its events (filter_pass), valid while
+     * filter_gen equals the trace's (a V6 label list that overrides version, level or
+     * keywords is judged per event instead) */
+    uint8_t filter_pass;
+    uint32_t filter_gen;
 } np_meta;
 
 /* ---- V6 label lists (only what the event record exposes) ---- */
