@@ -22,10 +22,13 @@
 # every GC event, what a generic consumer does, value names left to gcev_field_value_name:
 # GCEV_FIELD_LAZY_NAMES), +names (the same with the iterator's default, a value name looked up
 # for every mapped field), each per event walked; then per GC event the cost of decode and of
-# decode + fields beyond the walk. The .NET 10 bench trace BUILD_DIR/bench/net10-gc-verbose.nettrace
-# (bench/net10_trace.sh: 25,000 GCs, the runtime's file output with the GC keyword at Verbose) is
-# made first by the bench_net10_trace target when it is missing and the build has that target
-# (dotnet was found); without it the table says so.
+# decode + fields beyond the walk; "GC set+dec" walks with the reader's filter set to the GC set
+# (gcev_trace_set_filter, as gcev stats does) and decodes every GC event it returns, per event
+# of the trace (compare with walk+decode, which offers every event to the decoder). The .NET 10
+# bench trace BUILD_DIR/bench/net10-gc-verbose.nettrace (bench/net10_trace.sh: 25,000 GCs, the
+# runtime's file output with the GC keyword at Verbose) is made first by the bench_net10_trace
+# target when it is missing and the build has that target (dotnet was found); without it the
+# table says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -81,8 +84,8 @@ if [ ! -f "$net10" ] && cmake --build "$build" --target help 2>/dev/null | grep 
 fi
 
 echo
-printf '%-58s %8s %12s %12s %9s %10s %10s %9s\n' "trace walk (instructions/event)" "walk" "walk+decode" "walk+fields" \
-    "+names" "decode/GC" "fields/GC" "events"
+printf '%-58s %8s %12s %12s %9s %10s %10s %10s %9s\n' "trace walk (instructions/event)" "walk" "walk+decode" \
+    "walk+fields" "+names" "decode/GC" "fields/GC" "GC set+dec" "events"
 t10=tests/data/traces
 for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$t10"/svr-datas-gc-verbose.nettrace \
     "$t10"/wks-full.nettrace "$net10" "$build"/bigtraces/*; do
@@ -94,8 +97,10 @@ for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$t10"/svr-dat
     wd=$(ir walk_decode_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     wf=$(ir walk_fields_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     wn=$(ir walk_names_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
+    wg=$(ir walk_gc_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     g=$(awk '$1 == "gc_events" {print $3}' "$out/stdout")
-    printf '%-58s %8s %12s %12s %9s %10s %10s %9s\n' "$(basename "$f")" "$(per "$w" "$n")" "$(per "$wd" "$n")" \
-        "$(per "$wf" "$n")" "$(per "$wn" "$n")" "$(per $((wd - w)) "$g")" "$(per $((wf - w)) "$g")" "$n"
+    printf '%-58s %8s %12s %12s %9s %10s %10s %10s %9s\n' "$(basename "$f")" "$(per "$w" "$n")" \
+        "$(per "$wd" "$n")" "$(per "$wf" "$n")" "$(per "$wn" "$n")" "$(per $((wd - w)) "$g")" \
+        "$(per $((wf - w)) "$g")" "$(per "$wg" "$n")" "$n"
 done
 [ -f "$net10" ] || echo "(no .NET 10 bench trace: cmake --build $build --target bench_net10_trace, where dotnet is)"
