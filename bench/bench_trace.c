@@ -62,8 +62,6 @@ static uint8_t *slurp(const char *path, size_t *n)
 
 /* Events walked; decode >= 1 also decodes payloads with a compiled schema, decode == 2 then
  * reads every field of the decoded event with the generic field walk (lazy value names),
-/* Events walked; decode >= 1 also decodes payloads with a compiled schema, decode == 2 then
- * reads every field of the decoded event with the generic field walk (lazy value names),
  * decode == 3 the same with the value names looked up; decode == 4 decodes as 1 but asks the
  * reader for the GC set only (gcev_trace_set_filter, what gcev stats does): the count is then
  * of the events returned. Closes t. */
