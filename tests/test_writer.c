@@ -195,6 +195,81 @@ static void test_writer_v6_many_events_without_sequence_points(void **s)
     }
 }
 
+/* gcev_writer_runtime_blocks: stacks shared between sequence points (ids restart after each),
+ * small event blocks; every event reads back with its own stack, and the file holds each
+ * stack once per region rather than once per event. */
+static void test_writer_runtime_blocks_share_stacks(void **s)
+{
+    (void)s;
+    enum { N = 3000, STACKS = 7, SP = 1000, FRAMES = 20 };
+    uint64_t stacks[STACKS][FRAMES];
+    for (uint32_t k = 0; k < STACKS; k++) {
+        for (uint32_t j = 0; j < FRAMES; j++) {
+            stacks[k][j] = 0x7f0000001000ull + k * 0x100 + j;
+        }
+    }
+    for (uint32_t version = 4; version <= 6; version++) {
+        for (uint8_t compressed = 0; compressed < 2; compressed++) {
+            gcev_writer_options o = {version, compressed, 8, 42, 8, 1000000, 0};
+            gcev_writer *w;
+            assert_int_equal(gcev_writer_create(&o, &w), GCEV_OK);
+            assert_int_equal(gcev_writer_runtime_blocks(w, 4096), GCEV_OK);
+            gcev_writer_meta m = {"Microsoft-Windows-DotNETRuntime", 1, 2, 1, 4, 1, "", NULL, 0};
+            uint32_t id;
+            assert_int_equal(gcev_writer_define(w, &m, &id), GCEV_OK);
+            uint8_t p[24] = {0};
+            for (uint32_t i = 0; i < N; i++) {
+                uint32_t k = (i * 5 + i / 3) % STACKS;
+                memcpy(p, &i, 4);
+                gcev_writer_event e = {id,
+                                       100 + i % 3,
+                                       0,
+                                       0,
+                                       0,
+                                       1000 + (int64_t)i,
+                                       p,
+                                       sizeof p,
+                                       (const uint8_t *)stacks[k],
+                                       (k + 1) * 8 * FRAMES / STACKS,
+                                       {0}};
+                assert_int_equal(gcev_writer_write(w, &e), GCEV_OK);
+                if ((i + 1) % SP == 0) {
+                    assert_int_equal(gcev_writer_sequence_point(w, 1000 + (int64_t)i), GCEV_OK);
+                }
+            }
+            const uint8_t *d;
+            size_t n;
+            assert_int_equal(gcev_writer_finish(w, &d, &n), GCEV_OK);
+            /* rows (at most 80 header bytes each) and a few stack blocks: a copy of the stack
+             * per event would add ~90 bytes each */
+            assert_true(n < (size_t)N * (80 + sizeof p) + 16384);
+            gcev_trace *t;
+            gcev_error err = {0};
+            assert_int_equal(gcev_trace_open_memory(d, n, NULL, &t, &err), GCEV_OK);
+            gcev_trace_event ev;
+            uint32_t i = 0;
+            gcev_status st;
+            while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
+                uint32_t got, k = (i * 5 + i / 3) % STACKS;
+                memcpy(&got, ev.payload, 4);
+                assert_int_equal(got, i);
+                assert_int_equal(ev.stack_size, (k + 1) * 8 * FRAMES / STACKS);
+                assert_memory_equal(ev.stack, stacks[k], ev.stack_size);
+                i++;
+            }
+            assert_int_equal(st, GCEV_END);
+            assert_int_equal(i, N);
+            gcev_trace_close(t);
+            gcev_writer_free(w);
+        }
+    }
+    gcev_writer_options o3 = {3, 0, 8, 42, 8, 1000000, 0};
+    gcev_writer *w3;
+    assert_int_equal(gcev_writer_create(&o3, &w3), GCEV_OK);
+    assert_int_equal(gcev_writer_runtime_blocks(w3, 0), GCEV_E_UNSUPPORTED);
+    gcev_writer_free(w3);
+}
+
 /* Bytes after a V6 EndOfStream block, or after a V3-V5 end tag: an error, never a clean end
  * with events unread. */
 static void test_v6_end_of_stream_before_the_end_is_an_error(void **s)
@@ -388,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_writer_v6_uncompressed_round_trip),
         cmocka_unit_test(test_writer_v5_reports_version_5),
         cmocka_unit_test(test_writer_rejects_bad_version),
+        cmocka_unit_test(test_writer_runtime_blocks_share_stacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

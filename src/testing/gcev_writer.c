@@ -2,7 +2,8 @@
 /*
  * The trace writer (gcev_writer.h): the inverse of the EventPipe reader, kept
  * simple rather than small: every metadata record, stack and thread goes in its
- * own block, events of consecutive calls share one event block.
+ * own block, events of consecutive calls share one event block (after
+ * gcev_writer_runtime_blocks: stacks shared and blocked as the runtime writes them).
  * NetPerf V1/V2 have no blocks: metadata and event records follow the Trace
  * object's fields inline (a metadata id is the file offset of its record), and
  * the end of that stream is a forward reference resolved through the table
@@ -47,6 +48,15 @@ struct gcev_writer {
     uint32_t *meta_off;    /* V1/V2: file offset of metadata record id - 1 */
     size_t cap_meta_off;
     int finished;
+    /* gcev_writer_runtime_blocks: shared stacks between sequence points */
+    int runtime_blocks;
+    uint32_t block_bytes; /* event rows before a new block */
+    wbuf stk;             /* rows of the pending stack block: the stacks new to the event block */
+    uint32_t stk_first, stk_count;
+    wbuf region;          /* bytes of the stacks given ids since the last sequence point */
+    uint64_t *region_pos; /* per id - 1: offset << 32 | size */
+    size_t cap_region_pos;
+    gcev_idmap stack_ids; /* hash of a stack's bytes -> id */
 };
 
 static void put(wbuf *b, const void *p, size_t n)
@@ -89,6 +99,23 @@ static int reserve_u32(uint32_t **v, size_t *cap, size_t n)
         c *= 2;
     }
     uint32_t *p = realloc(*v, c * sizeof *p);
+    if (!p) {
+        return 0;
+    }
+    *v = p;
+    *cap = c;
+    return 1;
+}
+static int reserve_u64(uint64_t **v, size_t *cap, size_t n)
+{
+    if (n <= *cap) {
+        return 1;
+    }
+    size_t c = *cap ? *cap * 2 : 16;
+    while (c < n) {
+        c *= 2;
+    }
+    uint64_t *p = realloc(*v, c * sizeof *p);
     if (!p) {
         return 0;
     }
@@ -280,9 +307,19 @@ static void write_block(gcev_writer *w, const char *name, uint8_t kind, const wb
     b->failed |= body->failed;
 }
 
-/* Event-block header + rows (V4+), or rows alone (V3). */
+/* Event-block header + rows (V4+), or rows alone (V3); the stacks they use first. */
 static void flush_events(gcev_writer *w)
 {
+    if (w->stk_count) {
+        wbuf sb = {0};
+        put32(&sb, w->stk_first);
+        put32(&sb, w->stk_count);
+        put(&sb, w->stk.p, w->stk.len);
+        write_block(w, "StackBlock", 5, &sb);
+        free(sb.p);
+        w->stk.len = 0;
+        w->stk_count = 0;
+    }
     if (w->blk.len == 0) {
         return;
     }
@@ -688,6 +725,56 @@ gcev_status gcev_writer_write_labeled(gcev_writer *w, const gcev_writer_event *e
     return id ? write_event(w, e, id) : GCEV_E_NOMEM;
 }
 
+gcev_status gcev_writer_runtime_blocks(gcev_writer *w, uint32_t event_block_bytes)
+{
+    if (!w || w->finished) {
+        return GCEV_E_INVALID_ARG;
+    }
+    if (w->o.format_version < 4) {
+        return GCEV_E_UNSUPPORTED;
+    }
+    w->runtime_blocks = 1;
+    w->block_bytes = event_block_bytes ? event_block_bytes : WRITER_BLOCK_BYTES;
+    return GCEV_OK;
+}
+
+/* FNV-1a over the stack's bytes: a key for the region's stacks (equal bytes are checked). */
+static uint64_t stack_hash(const uint8_t *p, uint32_t n)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (uint32_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+/* The id of a stack in the current region, given (and queued for the next stack block) when new;
+ * 0 when out of memory. A hash shared by two different stacks gives the newer one its own id. */
+static uint32_t shared_stack(gcev_writer *w, const uint8_t *stack, uint32_t size)
+{
+    uint64_t h = stack_hash(stack, size);
+    uint32_t id = gcev_idmap_get(&w->stack_ids, h);
+    if (id != UINT32_MAX) {
+        uint64_t pos = w->region_pos[id - 1];
+        if ((uint32_t)pos == size && !memcmp(w->region.p + (pos >> 32), stack, size)) {
+            return id;
+        }
+    }
+    id = w->next_stack_id++;
+    if (!reserve_u64(&w->region_pos, &w->cap_region_pos, id) || !gcev_idmap_put(&w->stack_ids, h, id)) {
+        return 0;
+    }
+    w->region_pos[id - 1] = (uint64_t)w->region.len << 32 | size;
+    put(&w->region, stack, size);
+    if (!w->stk_count) {
+        w->stk_first = id;
+    }
+    w->stk_count++;
+    put32(&w->stk, size);
+    put(&w->stk, stack, size);
+    return w->region.failed || w->stk.failed ? 0 : id;
+}
+
 static gcev_status write_event(gcev_writer *w, const gcev_writer_event *e, uint32_t label_id)
 {
     if (!w || !e || w->finished || e->meta_id == 0 || e->meta_id > w->nmeta) {
@@ -704,7 +791,11 @@ static gcev_status write_event(gcev_writer *w, const gcev_writer_event *e, uint3
         return GCEV_E_NOMEM;
     }
     uint32_t stack_id = 0;
-    if (w->o.format_version >= 4 && e->stack && e->stack_size) {
+    if (w->runtime_blocks && e->stack && e->stack_size) {
+        if (!(stack_id = shared_stack(w, e->stack, e->stack_size))) {
+            return GCEV_E_NOMEM;
+        }
+    } else if (w->o.format_version >= 4 && e->stack && e->stack_size) {
         flush_events(w);
         wbuf body = {0};
         stack_id = w->next_stack_id++;
@@ -717,7 +808,7 @@ static gcev_status write_event(gcev_writer *w, const gcev_writer_event *e, uint3
     }
     static const gcev_guid zero;
     const gcev_guid *act = memcmp(&e->activity_id, &zero, sizeof zero) ? &e->activity_id : NULL;
-    if (w->o.format_version >= 4 && w->blk.len >= WRITER_BLOCK_BYTES) {
+    if (w->o.format_version >= 4 && w->blk.len >= (w->runtime_blocks ? w->block_bytes : WRITER_BLOCK_BYTES)) {
         flush_events(w); /* as the runtime does (at 100 KB): a V6 block's size has 24 bits */
     }
     if (w->blk.len == 0) {
@@ -810,6 +901,11 @@ gcev_status gcev_writer_sequence_point_flags(gcev_writer *w, int64_t timestamp, 
     }
     write_block(w, "SPBlock", 4, &body);
     free(body.p);
+    if (w->runtime_blocks) { /* the runtime's stack cache goes with the sequence point */
+        gcev_idmap_clear(&w->stack_ids);
+        w->region.len = 0;
+        w->next_stack_id = 1;
+    }
     if (flags & GCEV_WRITER_SP_FLUSH_THREADS) {
         gcev_idmap_clear(&w->v6_ids); /* the reader forgot the thread rows: describe them again */
     }
@@ -862,6 +958,10 @@ void gcev_writer_free(gcev_writer *w)
         gcev_idmap_free(&w->thread_ids);
         gcev_idmap_free(&w->v6_ids);
         free(w->meta_off);
+        free(w->stk.p);
+        free(w->region.p);
+        free(w->region_pos);
+        gcev_idmap_free(&w->stack_ids);
         free(w);
     }
 }

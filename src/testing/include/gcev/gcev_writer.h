@@ -87,6 +87,16 @@ typedef struct gcev_writer_labels {
 /* V6 only: writes e with a label list (its own LabelList block) that the event refers to. */
 GCEV_API gcev_status gcev_writer_write_labeled(gcev_writer *w, const gcev_writer_event *e,
                                                const gcev_writer_labels *labels);
+/*
+ * V4-V6: blocks as the runtime writes them (by default every stack has its own stack block
+ * and an event block holds up to 1 MiB). After this call an event block ends at
+ * event_block_bytes of rows (the runtime's buffers: 100 KB; 0 keeps 1 MiB), identical stacks
+ * share one id until the next sequence point, the stacks new to an event block go in one
+ * stack block written just before it, and ids restart at 1 after each sequence point (as
+ * the runtime's stack cache is flushed with it). Call it before the first event.
+ * GCEV_E_UNSUPPORTED for V1-V3 (stacks inline).
+ */
+GCEV_API gcev_status gcev_writer_runtime_blocks(gcev_writer *w, uint32_t event_block_bytes);
 /* Closes the stream; the bytes stay valid until gcev_writer_free. */
 GCEV_API gcev_status gcev_writer_finish(gcev_writer *w, const uint8_t **data, size_t *size);
 GCEV_API void gcev_writer_free(gcev_writer *w);
