@@ -193,10 +193,22 @@ static uint32_t rtype_of(gcev_allocs *a, uint32_t pid, const gcev_allocs_sample 
     uint64_t h;
     uint32_t name = GA_NONE;
     uint32_t i;
+    ga_id_slot *c = NULL;
     if (s->type_id) {
+        c = &a->type_cache[(s->type_id >> 3 ^ s->type_id >> 11 ^ pid) & (GA_TYPE_CACHE - 1)];
+        if (c->v && c->id == s->type_id && c->pid == pid) {
+            i = c->v - 1;
+            if (a->rtypes[i].name == GA_NONE && s->type_name.nbytes) {
+                a->rtypes[i].name = intern16(a, s->type_name);
+            }
+            return i;
+        }
         h = hash2(s->type_id, pid);
         i = gcev_ga_map_find(&a->rtype_by_id, h, rtype_id_eq, &k);
         if (i != GA_NONE) {
+            c->id = s->type_id;
+            c->pid = pid;
+            c->v = i + 1;
             if (a->rtypes[i].name == GA_NONE && s->type_name.nbytes) {
                 a->rtypes[i].name = intern16(a, s->type_name);
             }
@@ -230,6 +242,11 @@ static uint32_t rtype_of(gcev_allocs *a, uint32_t pid, const gcev_allocs_sample 
         return GA_NONE;
     }
     a->nrtypes++;
+    if (c) {
+        c->id = s->type_id;
+        c->pid = pid;
+        c->v = i + 1;
+    }
     return i;
 }
 
@@ -244,6 +261,18 @@ static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_statu
     if (n > a->o.max_frames) {
         n = a->o.max_frames;
     }
+    /* the kept addresses are the stack's own bytes when they are 8 bytes little-endian */
+    const uint16_t one = 1;
+    uint8_t le = *(const uint8_t *)&one;
+    ga_stack_slot *c = NULL;
+    if (ps == 8 && le) {
+        uintptr_t pv = (uintptr_t)ev->stack;
+        c = &a->stack_cache[(pv >> 3 ^ pv >> 13 ^ ev->stack_size) & (GA_STACK_CACHE - 1)];
+        if (c->p == ev->stack && c->size == ev->stack_size &&
+            !memcmp(ev->stack, a->ips + a->rstacks[c->stack].off, (size_t)n * 8)) {
+            return c->stack;
+        }
+    }
     /* the addresses go at the end of the pool; kept only if the stack is new */
     if (!gcev_ga_reserve((void **)&a->ips, &a->capips, a->nips + n, sizeof *a->ips)) {
         *st = GCEV_E_NOMEM;
@@ -251,17 +280,27 @@ static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_statu
     }
     uint64_t *ips = a->ips + a->nips;
     const uint8_t *p = ev->stack;
-    for (uint32_t i = 0; i < n; i++, p += ps) {
-        uint64_t v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-        if (ps == 8) {
-            v |= (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+    if (c) {
+        memcpy(ips, p, (size_t)n * 8);
+    } else {
+        for (uint32_t i = 0; i < n; i++, p += ps) {
+            uint64_t v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+            if (ps == 8) {
+                v |=
+                    (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+            }
+            ips[i] = v;
         }
-        ips[i] = v;
     }
     uint64_t h = gcev_ga_hash_bytes(ips, (size_t)n * sizeof *ips, 0x57ac);
     stack_key k = {a, ips, n};
     uint32_t i = gcev_ga_map_find(&a->rstack_map, h, rstack_eq, &k);
     if (i != GA_NONE) {
+        if (c) {
+            c->p = ev->stack;
+            c->size = ev->stack_size;
+            c->stack = i;
+        }
         return i;
     }
     if (a->nrstacks >= UINT32_MAX - 1 || a->nips > UINT32_MAX - n ||
@@ -273,21 +312,34 @@ static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_statu
     a->rstacks[i].off = (uint32_t)a->nips;
     a->rstacks[i].n = n;
     a->rstacks[i].final = GA_NONE;
+    a->rstacks[i].pair = GA_NONE;
     if (!gcev_ga_map_put(&a->rstack_map, h, i)) {
         *st = GCEV_E_NOMEM;
         return GA_NONE;
     }
     a->nrstacks++;
     a->nips += n;
+    if (c) {
+        c->p = ev->stack;
+        c->size = ev->stack_size;
+        c->stack = i;
+    }
     return i;
 }
 
 static ga_rpair *rpair_of(gcev_allocs *a, uint32_t stack, uint32_t type)
 {
+    uint32_t *last = stack != GA_NONE ? &a->rstacks[stack].pair : NULL;
+    if (last && *last != GA_NONE && a->rpairs[*last].type == type) {
+        return &a->rpairs[*last];
+    }
     uint64_t h = hash2(stack, type);
     pair_key k = {a, stack, type};
     uint32_t i = gcev_ga_map_find(&a->rpair_map, h, rpair_eq, &k);
     if (i != GA_NONE) {
+        if (last) {
+            *last = i;
+        }
         return &a->rpairs[i];
     }
     if (a->nrpairs >= UINT32_MAX - 1 ||
@@ -303,15 +355,25 @@ static ga_rpair *rpair_of(gcev_allocs *a, uint32_t stack, uint32_t type)
         return NULL;
     }
     a->nrpairs++;
+    if (last) {
+        *last = i;
+    }
     return p;
 }
 
 static ga_thread *thread_of(gcev_allocs *a, uint64_t tid, uint32_t pid)
 {
+    ga_id_slot *c = &a->thread_cache[(tid ^ tid >> 7 ^ pid) & (GA_THREAD_CACHE - 1)];
+    if (c->v && c->id == tid && c->pid == pid) {
+        return &a->threads[c->v - 1];
+    }
     uint64_t h = hash2(tid, pid);
     id_key k = {a, tid, pid};
     uint32_t i = gcev_ga_map_find(&a->thread_map, h, thread_eq, &k);
     if (i != GA_NONE) {
+        c->id = tid;
+        c->pid = pid;
+        c->v = i + 1;
         return &a->threads[i];
     }
     if (a->nthreads >= UINT32_MAX - 1 ||
@@ -327,6 +389,9 @@ static ga_thread *thread_of(gcev_allocs *a, uint64_t tid, uint32_t pid)
         return NULL;
     }
     a->nthreads++;
+    c->id = tid;
+    c->pid = pid;
+    c->v = i + 1;
     return t;
 }
 
@@ -391,14 +456,22 @@ static gcev_status add_sample(gcev_allocs *a, const gcev_trace_event *ev, const 
 {
     uint32_t src = s->source;
     uint32_t kind = s->kind < GCEV_ALLOCS_KINDS ? s->kind : GCEV_ALLOCS_SMALL;
-    uint32_t ti = rtype_of(a, ev->process_id, s);
-    if (ti == GA_NONE) {
-        return GCEV_E_NOMEM;
-    }
     gcev_status st = GCEV_OK;
     uint32_t si = rstack_of(a, ev, &st);
     if (st != GCEV_OK) {
         return st;
+    }
+    /* a site allocates one type or a few: its last pair's type, when it is this one and named */
+    uint32_t ti = GA_NONE;
+    if (si != GA_NONE && s->type_id && a->rstacks[si].pair != GA_NONE) {
+        uint32_t last = a->rpairs[a->rstacks[si].pair].type;
+        const ga_rtype *lt = &a->rtypes[last];
+        if (lt->type_id == s->type_id && lt->pid == ev->process_id && lt->name != GA_NONE) {
+            ti = last;
+        }
+    }
+    if (ti == GA_NONE && (ti = rtype_of(a, ev->process_id, s)) == GA_NONE) {
+        return GCEV_E_NOMEM;
     }
     ga_rpair *p = rpair_of(a, si, ti);
     ga_thread *th = thread_of(a, ev->thread_id, ev->process_id);
@@ -644,7 +717,9 @@ gcev_status gcev_allocs_add(gcev_allocs *a, const gcev_trace_event *ev, gcev_err
     case GA_EV_HEAP_HIGH:
     case GA_EV_HEAP_LOW: {
         gcev_allocs_sample s;
-        st = gcev_ga_sample(ev, cls, &s, &e);
+        if (!(cls == GA_EV_SAMPLED && gcev_ga_sampled_fast(ev, &s, a->weight_cache))) {
+            st = gcev_ga_sample(ev, cls, &s, &e, a->weight_cache);
+        }
         if (st == GCEV_OK) {
             st = add_sample(a, ev, &s);
             if (st != GCEV_OK) {
