@@ -14,16 +14,6 @@
 
 /* ---- method ranges ---- */
 
-static int method_cmp(const void *x, const void *y)
-{
-    const ga_method *a = x, *b = y;
-    if (a->start != b->start) {
-        return a->start < b->start ? -1 : 1;
-    }
-    /* a real method before an entry point at the same address */
-    return (a->kind > b->kind) - (a->kind < b->kind);
-}
-
 /* How many of the sorted s[0, len) are <= address: a binary search without branches (cmov). */
 static size_t count_le(const uint64_t *s, size_t len, uint64_t address)
 {
@@ -406,6 +396,38 @@ static int sort_records(void *records, size_t n, size_t size, size_t est_off, si
     return ok;
 }
 
+/* The methods by start address, a real method before an entry point at the same address,
+ * else in load order (the order glibc's qsort, a stable merge sort, gave), by two LSD radix passes (a trace's
+ * rundown lists 10^4-10^5 methods; qsort's comparison calls cost more than the whole walk
+ * of their events). 0 when out of memory. */
+static int sort_methods(gcev_allocs *a)
+{
+    size_t n = a->nmethods;
+    uint64_t *kind = malloc(n * sizeof *kind), *start = malloc(n * sizeof *start);
+    uint32_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    ga_method *copy = malloc(n * sizeof *copy);
+    int ok = kind && start && x && y && copy;
+    if (ok) {
+        for (size_t i = 0; i < n; i++) {
+            kind[i] = a->methods[i].kind;
+            start[i] = a->methods[i].start;
+            x[i] = (uint32_t)i;
+        }
+        radix_by(kind, &x, &y, n);
+        radix_by(start, &x, &y, n);
+        memcpy(copy, a->methods, n * sizeof *copy);
+        for (size_t k = 0; k < n; k++) {
+            a->methods[k] = copy[x[k]];
+        }
+    }
+    free(kind);
+    free(start);
+    free(x);
+    free(y);
+    free(copy);
+    return ok;
+}
+
 typedef struct tkey {
     const gcev_allocs *a;
     uint32_t name;
@@ -509,8 +531,8 @@ static gcev_status build(gcev_allocs *a)
     gcev_ga_map_free(&tmap);
 
     /* frames and merged stacks */
-    if (a->nmethods > 1) { /* a trace without method events has no array at all */
-        qsort(a->methods, a->nmethods, sizeof *a->methods, method_cmp);
+    if (a->nmethods > 1 && !sort_methods(a)) { /* a trace without method events has no array at all */
+        goto nomem;
     }
     s->methods = a->nmethods;
     fb b;
@@ -589,6 +611,7 @@ static gcev_status build(gcev_allocs *a)
     gcev_ga_map_free(&pmap);
     free(tmp);
     tmp = NULL;
+    gcev_ga_map_free(&a->str.map); /* every name is in the pool: no more look-ups */
 
     /* public frames (string pointers: the pool no longer grows after this point, below) */
     a->nstacks = b.ns;
@@ -770,6 +793,14 @@ gcev_status gcev_allocs_finish(gcev_allocs *a)
     }
     if (!a->finished) {
         a->finished = 1;
+        /* nothing is added after finish: the maps that found raw records go before the public
+         * copies are made (the peak of the model's memory is during build) */
+        gcev_ga_map_free(&a->rtype_by_id);
+        gcev_ga_map_free(&a->rtype_by_name);
+        gcev_ga_map_free(&a->rstack_map);
+        gcev_ga_map_free(&a->rpair_map);
+        gcev_ga_map_free(&a->thread_map);
+        gcev_ga_map_free(&a->method_map);
         a->finish_status = build(a);
     }
     return a->finish_status;

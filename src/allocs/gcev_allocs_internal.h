@@ -29,9 +29,11 @@ enum { GA_SRC = GCEV_ALLOCS_SOURCE_COUNT_ };
 /* Grows *p (elements of elem bytes, capacity *cap) to hold at least need; 0 when out of memory. */
 int gcev_ga_reserve(void **p, size_t *cap, size_t need, size_t elem);
 
-/* Open addressing over 64-bit hashes; values are indexes into the owner's records. */
+/* Open addressing over the low 32 bits of 64-bit hashes (a slot is 8 bytes: the maps are a
+ * good part of the model's memory; every match is checked by the owner's eq); values are
+ * indexes into the owner's records. */
 typedef struct ga_slot {
-    uint64_t h;
+    uint32_t h;
     uint32_t v; /* index + 1; 0 empty */
 } ga_slot;
 typedef struct ga_map {

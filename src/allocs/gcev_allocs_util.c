@@ -10,12 +10,13 @@ int gcev_ga_reserve(void **p, size_t *cap, size_t need, size_t elem)
     if (need <= *cap) {
         return 1;
     }
+    /* 1.5x: the records are the model's memory, and a doubling leaves up to half unused */
     size_t c = *cap ? *cap : 16;
     while (c < need) {
         if (c > SIZE_MAX / 2) {
             return 0;
         }
-        c *= 2;
+        c += c / 2;
     }
     if (c > SIZE_MAX / elem) {
         return 0;
@@ -35,21 +36,22 @@ uint32_t gcev_ga_map_find(const ga_map *m, uint64_t h, ga_eq_fn eq, const void *
         return GA_NONE;
     }
     size_t mask = m->cap - 1;
-    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+    uint32_t h32 = (uint32_t)h;
+    for (size_t i = h32 & mask;; i = (i + 1) & mask) {
         const ga_slot *s = &m->s[i];
         if (!s->v) {
             return GA_NONE;
         }
-        if (s->h == h && eq(ctx, s->v - 1)) {
+        if (s->h == h32 && eq(ctx, s->v - 1)) {
             return s->v - 1;
         }
     }
 }
 
-static void put_slot(ga_slot *s, size_t cap, uint64_t h, uint32_t v)
+static void put_slot(ga_slot *s, size_t cap, uint32_t h, uint32_t v)
 {
     size_t mask = cap - 1;
-    size_t i = (size_t)h & mask;
+    size_t i = h & mask;
     while (s[i].v) {
         i = (i + 1) & mask;
     }
@@ -80,7 +82,7 @@ int gcev_ga_map_put(ga_map *m, uint64_t h, uint32_t v)
         m->s = ns;
         m->cap = nc;
     }
-    put_slot(m->s, m->cap, h, v + 1);
+    put_slot(m->s, m->cap, (uint32_t)h, v + 1);
     m->n++;
     return 1;
 }
