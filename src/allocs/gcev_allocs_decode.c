@@ -217,7 +217,7 @@ static double sampled_weight(ga_weight_slot *wc, uint64_t size)
     if (!wc || !size) {
         return sampled_objects(size);
     }
-    ga_weight_slot *w = &wc[ga_mix(size) & (GA_WEIGHT_CACHE - 1)];
+    ga_weight_slot *w = &wc[(size * UINT64_C(0x9e3779b97f4a7c15)) >> 32 & (GA_WEIGHT_CACHE - 1)];
     if (w->size != size) {
         w->size = size;
         w->objects = sampled_objects(size);

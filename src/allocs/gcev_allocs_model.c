@@ -267,7 +267,8 @@ static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_statu
     ga_stack_slot *c = NULL;
     if (ps == 8 && le) {
         uintptr_t pv = (uintptr_t)ev->stack;
-        c = &a->stack_cache[(pv >> 3 ^ pv >> 13 ^ ev->stack_size) & (GA_STACK_CACHE - 1)];
+        c = &a->stack_cache[((pv ^ ev->stack_size) * UINT64_C(0x9e3779b97f4a7c15)) >> 32 &
+                            (GA_STACK_CACHE - 1)];
         if (c->p == ev->stack && c->size == ev->stack_size &&
             !memcmp(ev->stack, a->ips + a->rstacks[c->stack].off, (size_t)n * 8)) {
             return c->stack;
