@@ -299,9 +299,9 @@ static void fb_free(fb *b)
 
 static void est_set(gcev_allocs_est *e, const ga_est *r, uint32_t src)
 {
-    e->samples = r->samples[src];
-    e->bytes = r->bytes[src];
-    e->objects = r->objects[src];
+    e->samples = r->s[src].samples;
+    e->bytes = r->s[src].bytes;
+    e->objects = r->s[src].objects;
     e->share = 0;
 }
 
@@ -478,7 +478,7 @@ static gcev_status build(gcev_allocs *a)
     for (size_t i = 0; i < a->nrtypes; i++) {
         ga_rtype *r = &a->rtypes[i];
         r->final = GA_NONE;
-        if (!r->est.samples[src]) {
+        if (!r->est.s[src].samples) {
             continue;
         }
         uint32_t name = r->name;
@@ -575,7 +575,7 @@ static gcev_status build(gcev_allocs *a)
     ga_map pmap = {0};
     for (size_t i = 0; i < a->nrpairs; i++) {
         const ga_rpair *r = &a->rpairs[i];
-        if (!r->est.samples[src]) {
+        if (!r->est.s[src].samples) {
             continue;
         }
         uint32_t st;
@@ -667,7 +667,7 @@ static gcev_status build(gcev_allocs *a)
         goto nomem_b;
     }
     for (size_t i = 0; i < a->nthreads; i++) {
-        if (!a->threads[i].est.samples[src]) {
+        if (!a->threads[i].est.s[src].samples) {
             continue;
         }
         gcev_allocs_thread *t = &a->pthreads[a->npthreads++];

@@ -122,10 +122,13 @@ const char *gcev_ga_event_name(int cls);
 
 /* ---- the model ---- */
 
+/* One source's sums together: an event touches one source, so one cache line of each record. */
+typedef struct ga_est1 {
+    uint64_t samples;
+    double bytes, objects;
+} ga_est1;
 typedef struct ga_est {
-    uint64_t samples[GA_SRC];
-    double bytes[GA_SRC];
-    double objects[GA_SRC];
+    ga_est1 s[GA_SRC];
 } ga_est;
 
 typedef struct ga_rtype {

@@ -182,9 +182,9 @@ static uint32_t intern16(gcev_allocs *a, gcev_utf16 s)
 
 static void est_add(ga_est *e, uint32_t src, const gcev_allocs_sample *s)
 {
-    e->samples[src]++;
-    e->bytes[src] += s->bytes;
-    e->objects[src] += s->objects;
+    e->s[src].samples++;
+    e->s[src].bytes += s->bytes;
+    e->s[src].objects += s->objects;
 }
 
 static uint32_t rtype_of(gcev_allocs *a, uint32_t pid, const gcev_allocs_sample *s)
