@@ -9,6 +9,13 @@
 //           set (the manifest's (provider, id) pairs) every PayloadValue(i) and every member of
 //           every struct-array element through TraceEvent's typed accessors (Values(i), Info(i),
 //           Buckets(i), GenData(gen), TypeParameterID(j)), read by compiled delegates.
+// With --allocs, one mode instead (the peer of bench/bench_allocs.c, issue 24):
+//   allocs  TraceLog.CreateFromEventPipeDataFile (TraceEvent's stack and method resolution)
+//           and, for every GCAllocationTick, AllocationSampled and GCSampledObjectAllocation
+//           event, its type's count and its call stack's count; then every distinct stack's
+//           frames named (FullMethodName), as gcev allocs reports types and named stacks.
+//           GC_EVENTS is then the allocation events; the source is always the file (TraceLog
+//           converts a file).
 // One line per (file, mode), tab-separated, after a '#' header:
 //   traceevent  MODE  FILE  EVENTS  GC_EVENTS  BEST_SECONDS  EVENTS_PER_SECOND  BEST_CPU_SECONDS  SOURCE
 // BEST_SECONDS is wall-clock; BEST_CPU_SECONDS the process's CPU time (every thread: JIT, GC and
@@ -22,6 +29,7 @@ using System.Reflection;
 using System.Runtime.InteropServices;
 using System.Xml;
 using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 
@@ -36,10 +44,13 @@ internal static class Program
         string? manifest = null;
         int runs = 5;
         string source = "file";
+        bool allocs = false;
         var files = new List<string>();
         for (int i = 0; i < args.Length; i++)
         {
-            if (args[i] == "--manifest")
+            if (args[i] == "--allocs")
+                allocs = true;
+            else if (args[i] == "--manifest")
                 manifest = args[++i];
             else if (args[i] == "--runs")
                 runs = int.Parse(args[++i], CultureInfo.InvariantCulture);
@@ -48,20 +59,21 @@ internal static class Program
             else
                 files.Add(args[i]);
         }
-        if (manifest == null || files.Count == 0 || runs < 1 || source is not ("file" or "memory" or "both"))
+        if ((manifest == null && !allocs) || files.Count == 0 || runs < 1 || source is not ("file" or "memory" or "both"))
         {
-            Console.Error.WriteLine("usage: bench-traceevent --manifest gc.man [--runs N] [--source file|memory|both] TRACE...");
+            Console.Error.WriteLine("usage: bench-traceevent --manifest gc.man [--runs N] [--source file|memory|both] TRACE...\n" +
+                                    "       bench-traceevent --allocs [--runs N] TRACE...");
             return 2;
         }
-        var gcSet = LoadGcSet(manifest);
+        var gcSet = manifest != null ? LoadGcSet(manifest) : new HashSet<(string, int)>();
         Console.WriteLine("# tool\tmode\tfile\tevents\tgc_events\tbest_s\tevents_per_s\tbest_cpu_s\tsource");
-        var sources = source == "both" ? new[] { "file", "memory" } : new[] { source };
+        var sources = allocs ? new[] { "file" } : source == "both" ? new[] { "file", "memory" } : new[] { source };
         foreach (var f in files)
         {
             foreach (var src in sources)
             {
                 byte[]? bytes = src == "memory" ? File.ReadAllBytes(f) : null;
-                foreach (var mode in new[] { "walk", "decode" })
+                foreach (var mode in allocs ? new[] { "allocs" } : new[] { "walk", "decode" })
                 {
                     long events = 0, gcEvents = 0;
                     double best = double.MaxValue, bestCpu = double.MaxValue;
@@ -69,8 +81,11 @@ internal static class Program
                     {
                         double c0 = CpuTime.Seconds();
                         var sw = Stopwatch.StartNew();
-                        using (var es = bytes == null ? new EventPipeEventSource(f) : new EventPipeEventSource(new MemoryStream(bytes, false)))
-                            (events, gcEvents) = mode == "walk" ? Walk(es) : Decode(es, gcSet);
+                        if (mode == "allocs")
+                            (events, gcEvents) = Allocs(f);
+                        else
+                            using (var es = bytes == null ? new EventPipeEventSource(f) : new EventPipeEventSource(new MemoryStream(bytes, false)))
+                                (events, gcEvents) = mode == "walk" ? Walk(es) : Decode(es, gcSet);
                         double t = sw.Elapsed.TotalSeconds, c = CpuTime.Seconds() - c0;
                         if (r > 0 && t < best)
                             best = t;
@@ -105,6 +120,53 @@ internal static class Program
         source.AllEvents += _ => n++;
         source.Process();
         return (n, 0);
+    }
+
+    private static (long, long) Allocs(string path)
+    {
+        string etlx = Path.Combine(Path.GetTempPath(), $"bench-traceevent-{Environment.ProcessId}.etlx");
+        try
+        {
+            TraceLog.CreateFromEventPipeDataFile(path, etlx);
+            using var log = new TraceLog(etlx);
+            long n = 0, samples = 0, sink = 0;
+            var types = new Dictionary<string, long>();
+            var stacks = new Dictionary<CallStackIndex, long>();
+            foreach (TraceEvent ev in log.Events)
+            {
+                n++;
+                string type;
+                switch (ev)
+                {
+                    case GCAllocationTickTraceData t:
+                        type = t.TypeName;
+                        break;
+                    case AllocationSampledTraceData s:
+                        type = s.TypeName;
+                        break;
+                    case GCSampledObjectAllocationTraceData o:
+                        type = o.TypeID.ToString(CultureInfo.InvariantCulture);
+                        break;
+                    default:
+                        continue;
+                }
+                samples++;
+                types[type] = types.GetValueOrDefault(type) + 1;
+                CallStackIndex cs = ev.CallStackIndex();
+                stacks[cs] = stacks.GetValueOrDefault(cs) + 1;
+            }
+            foreach (var cs in stacks.Keys)
+            {
+                for (TraceCallStack? c = log.CallStacks[cs]; c != null; c = c.Caller)
+                    sink += c.CodeAddress.FullMethodName.Length;
+            }
+            s_sink += sink + types.Count;
+            return (n, samples);
+        }
+        finally
+        {
+            try { File.Delete(etlx); } catch (IOException) { }
+        }
     }
 
     private static (long, long) Decode(EventPipeEventSource source, HashSet<(string, int)> gcSet)
