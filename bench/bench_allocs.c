@@ -357,7 +357,8 @@ int main(int argc, char **argv)
     }
     fclose(sf);
 
-    gcev_trace_options o = {GCEV_TRACE_ORDER_FILE, 0, 0};
+    gcev_trace_options o = {
+        .struct_size = sizeof o, .order = GCEV_TRACE_ORDER_FILE, .max_block_size = 0, .keep_going = 0};
     gcev_trace *t;
     gcev_error err;
     if (gcev_trace_open_file(path, &o, &t, &err) != GCEV_OK) {

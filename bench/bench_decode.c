@@ -61,7 +61,13 @@ static void mix_add(mix *m, const gcev_provider *p, uint16_t id, uint16_t versio
     }
     memcpy(m->arena + m->used, data, size);
     item *it = &m->items[m->n++];
-    it->in = (gcev_input){p, id, version, ps, m->arena + m->used, size};
+    it->in = (gcev_input){.struct_size = sizeof it->in,
+                          .provider = p,
+                          .event_id = id,
+                          .version = version,
+                          .pointer_size = ps,
+                          .data = m->arena + m->used,
+                          .size = size};
     it->family = 0;
     it->fixed = 0;
     gcev_event_info info;

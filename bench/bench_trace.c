@@ -83,8 +83,13 @@ static unsigned long long walk_trace(gcev_trace *t, int decode, unsigned long lo
         k++;
         *sink += ev.payload_size;
         if (decode && ev.provider) {
-            gcev_input in = {ev.provider,     ev.event_id, ev.version,
-                             ev.pointer_size, ev.payload,  ev.payload_size};
+            gcev_input in = {.struct_size = sizeof in,
+                             .provider = ev.provider,
+                             .event_id = ev.event_id,
+                             .version = ev.version,
+                             .pointer_size = ev.pointer_size,
+                             .data = ev.payload,
+                             .size = ev.payload_size};
             gcev_event out;
             if (gcev_decode(&in, &out, NULL) == GCEV_OK) {
                 *sink += out.consumed;

@@ -6,10 +6,10 @@
 #
 #   gcev_layer(<name> [PUBLIC_API_ONLY | PUBLIC_API] SOURCES <files...> [USES <folders under src/...>])
 #
-# PUBLIC_API_ONLY: the layer sees only include/gcev (stats); the architecture
+# PUBLIC_API_ONLY: the layer sees only include/gcev (heap, allocs); the architecture
 # check then also refuses any call of a symbol libgcev does not export.
 # PUBLIC_API: the layer may call exported functions of any layer besides its
-# USES layers (session: base, and the trace readers through the public API).
+# USES layers (session: base, and the trace readers through the public API; stats and report: base).
 #
 # The objects of every layer go into libgcev (src/CMakeLists.txt).
 function(gcev_layer name)

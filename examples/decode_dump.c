@@ -19,7 +19,13 @@ int main(void)
         0x03, 0x00,                                     /* ClrInstanceID = 3 */
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* ClientSequenceNumber */
     };
-    gcev_input in = {gcev_provider_find("Microsoft-Windows-DotNETRuntime"), 1, 2, 8, payload, sizeof payload};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = gcev_provider_find("Microsoft-Windows-DotNETRuntime"),
+                     .event_id = 1,
+                     .version = 2,
+                     .pointer_size = 8,
+                     .data = payload,
+                     .size = sizeof payload};
     gcev_event ev;
     gcev_error err;
     if (gcev_decode(&in, &ev, &err) != GCEV_OK) {

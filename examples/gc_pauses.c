@@ -19,7 +19,7 @@ int main(int argc, char **argv)
         return 2;
     }
     /* the GC model needs timestamp order: file order interleaves threads */
-    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options opts = {.struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     gcev_error err;
     if (gcev_trace_open_file(argv[1], &opts, &t, &err) != GCEV_OK) {
@@ -39,7 +39,13 @@ int main(int argc, char **argv)
             continue; /* not a provider with GC events */
         }
         /* decode with the compiled schema: unknown ids are not GC events */
-        gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload, ev.payload_size};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = ev.provider,
+                         .event_id = ev.event_id,
+                         .version = ev.version,
+                         .pointer_size = ev.pointer_size,
+                         .data = ev.payload,
+                         .size = ev.payload_size};
         gcev_event gc;
         if (gcev_decode(&in, &gc, NULL) != GCEV_OK) {
             continue;

@@ -52,8 +52,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: live_gc PID\n");
         return 2;
     }
-    gcev_session_options opts = {0}; /* dotnet-trace's gc-collect profile */
-    opts.trace.order = GCEV_TRACE_ORDER_STREAM;
+    gcev_session_options opts = {.struct_size = sizeof opts}; /* dotnet-trace's gc-collect profile */
+    gcev_trace_options to = {.struct_size = sizeof to, .order = GCEV_TRACE_ORDER_STREAM};
+    opts.trace = &to;
     gcev_error err = {0};
     gcev_stats *model;
     if (gcev_stats_create(NULL, &model) != GCEV_OK ||
@@ -75,7 +76,7 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     const gcev_session_info *info = gcev_session_get_info(s);
-    printf("attached to %u, .NET %s; Ctrl-C stops\n", info->process.pid, info->process.runtime_version);
+    printf("attached to %u, .NET %s; Ctrl-C stops\n", info->process->pid, info->process->runtime_version);
     fflush(stdout);
 
     /* every event into the model; on_gc prints each GC it closes, the last ones at the end */

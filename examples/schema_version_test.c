@@ -50,7 +50,13 @@ static size_t encode(const gcev_event *ev, uint8_t *buf, size_t cap)
 static void check_truncated(uint16_t id, uint16_t version, const uint8_t *p, size_t cut, const char *field,
                             uint64_t offset)
 {
-    gcev_input in = {runtime(), id, version, 8, p, cut};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = runtime(),
+                     .event_id = id,
+                     .version = version,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = cut};
     gcev_event ev;
     gcev_error err;
     CHECK(gcev_decode(&in, &ev, &err) == GCEV_E_TRUNCATED);
@@ -76,7 +82,13 @@ static void test_gc_start_v2(void)
     size_t n = encode(&ev, p, sizeof p);
     CHECK(n == 26); /* Count, Depth, Reason, Type (4 each), ClrInstanceID (2), ClientSequenceNumber (8) */
 
-    gcev_input in = {runtime(), 1, 2, 8, p, n};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = runtime(),
+                     .event_id = 1,
+                     .version = 2,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = n};
     gcev_event back;
     gcev_error err;
     CHECK(gcev_decode(&in, &back, &err) == GCEV_OK);
@@ -89,7 +101,13 @@ static void test_gc_start_v2(void)
     CHECK(strcmp(gcev_gc_reason_map_name(back.u.gc_start.reason), "Induced") == 0);
 
     /* the same bytes as version 1 (no ClientSequenceNumber): 8 trailing bytes, not an error */
-    gcev_input v1 = {runtime(), 1, 1, 8, p, n};
+    gcev_input v1 = {.struct_size = sizeof v1,
+                     .provider = runtime(),
+                     .event_id = 1,
+                     .version = 1,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = n};
     CHECK(gcev_decode(&v1, &back, &err) == GCEV_OK);
     CHECK(back.trailing == 8 && !(back.u.gc_start.present & GCEV_GC_START_HAS_CLIENT_SEQUENCE_NUMBER));
 
@@ -120,7 +138,13 @@ static void test_gc_heap_stats_v1(void)
     size_t n = encode(&ev, p, sizeof p);
     CHECK(n == 10 * 8 + 3 * 4 + 2); /* V1 has no generation 4 (POH) */
 
-    gcev_input in = {runtime(), 4, 1, 8, p, n};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = runtime(),
+                     .event_id = 4,
+                     .version = 1,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = n};
     gcev_event back;
     gcev_error err;
     CHECK(gcev_decode(&in, &back, &err) == GCEV_OK);

@@ -429,7 +429,7 @@ static void test_trace_in_zip_reads_like_the_file(void **state)
     size_t n = 0;
     uint8_t *z = build(e, 5, &n);
     for (uint32_t order = 0; order < 2; order++) {
-        gcev_trace_options o = {.order = order};
+        gcev_trace_options o = {.struct_size = sizeof o, .order = order};
         gcev_trace *plain = NULL, *zipped = NULL;
         gcev_error err = {0};
         assert_int_equal(gcev_trace_open_memory(tr, tn, &o, &plain, &err), GCEV_OK);
@@ -556,7 +556,7 @@ static void test_damaged_trace_in_zip_names_the_entry(void **state)
     size_t n = 0;
     uint8_t *z = build(e, 1, &n);
     for (uint32_t order = 0; order < 2; order++) {
-        gcev_trace_options o = {.order = order};
+        gcev_trace_options o = {.struct_size = sizeof o, .order = order};
         assert_int_equal(gcev_trace_open_memory(z, n, &o, &t, &err), GCEV_OK);
         gcev_status end;
         size_t k = count_events(t, &end, &err);
@@ -613,7 +613,7 @@ static void test_keep_going_archive_bomb_is_bounded(void **state)
     const uint64_t budget = (16u << 20) + 8 * packed;
     assert_true(budget < zeros / 2);
     for (int kg = 0; kg < 2; kg++) {
-        gcev_trace_options o = {.keep_going = (uint32_t)kg};
+        gcev_trace_options o = {.struct_size = sizeof o, .keep_going = (uint32_t)kg};
         gcev_trace *t = NULL;
         gcev_error err = {0};
         assert_int_equal(gcev_trace_open_memory(z, n, &o, &t, &err), GCEV_OK);

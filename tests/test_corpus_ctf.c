@@ -79,8 +79,13 @@ static gc_state *proc(tally *t, uint32_t pid)
 
 static void check_gc_event(tally *t, const gcev_trace_event *ev)
 {
-    gcev_input in = {ev->provider,     ev->event_id, ev->version,
-                     ev->pointer_size, ev->payload,  ev->payload_size};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = ev->provider,
+                     .event_id = ev->event_id,
+                     .version = ev->version,
+                     .pointer_size = ev->pointer_size,
+                     .data = ev->payload,
+                     .size = ev->payload_size};
     gcev_event d;
     gcev_error err = {0};
     gcev_status st = gcev_decode(&in, &d, &err);

@@ -145,8 +145,13 @@ static void check_header_line(const char *line, const gcev_trace_info *info, con
 /* GCSettingsRundown decoded with the compiled schema: each numeric field as printed. */
 static void check_gc_settings(const gcev_trace_event *ev, const char *line)
 {
-    gcev_input in = {ev->provider,     ev->event_id, ev->version,
-                     ev->pointer_size, ev->payload,  ev->payload_size};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = ev->provider,
+                     .event_id = ev->event_id,
+                     .version = ev->version,
+                     .pointer_size = ev->pointer_size,
+                     .data = ev->payload,
+                     .size = ev->payload_size};
     gcev_event out;
     gcev_error err = {0};
     assert_int_equal(gcev_decode(&in, &out, &err), GCEV_OK);
@@ -516,7 +521,7 @@ static void test_time_order_keeps_every_event(void **state)
 {
     (void)state;
     char *path = path_in_corpus("gcrundownevents.etl");
-    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options opts = {.struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t = NULL;
     gcev_error err = {0};
     assert_int_equal(gcev_trace_open_file(path, &opts, &t, &err), GCEV_OK);
@@ -605,7 +610,7 @@ static void test_compressed_relogged_file(void **state)
     assert_non_null(data);
     assert_int_equal(size, 7403);
     for (uint32_t order = 0; order < 2; order++) {
-        gcev_trace_options o = {.order = order};
+        gcev_trace_options o = {.struct_size = sizeof o, .order = order};
         gcev_trace *t = NULL;
         gcev_error err = {0};
         assert_int_equal(gcev_trace_open_file(path, &o, &t, &err), GCEV_OK);
@@ -661,7 +666,7 @@ static void test_cut_at_a_buffer_boundary_is_truncated(void **state)
         assert_int_equal(gcev_rd_u32le(data + 0x48 + 32 + 36), files[f].buffers);
         for (size_t b = 1; b < nb; b++) {
             for (uint32_t order = 0; order < 2; order++) {
-                gcev_trace_options o = {.order = order};
+                gcev_trace_options o = {.struct_size = sizeof o, .order = order};
                 gcev_trace *t = NULL;
                 gcev_error err = {0};
                 assert_int_equal(gcev_trace_open_memory(data, bounds[b], &o, &t, &err), GCEV_OK);

@@ -33,7 +33,7 @@ static void check_trace(const char *dir, const char *name, const char *format, u
     snprintf(path, sizeof path, "%s/corpus/%s", dir, name);
     gcev_trace *t;
     gcev_error err = {0};
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME};
     assert_int_equal(gcev_trace_open_file(path, &o, &t, &err), GCEV_OK);
     const gcev_trace_info *info = gcev_trace_get_info(t);
     assert_string_equal(gcev_trace_format_name(info->format), format);
@@ -695,8 +695,13 @@ static void te_check_attrs(const char *trace, const te_rec *r, const te_elem *e,
 /* Compares the first occurrence of baseline record r with the decoded event. */
 static void te_check_event(const char *trace, te_rec *r, const gcev_trace_event *tev, size_t *compared)
 {
-    gcev_input in = {tev->provider,     tev->event_id, tev->version,
-                     tev->pointer_size, tev->payload,  tev->payload_size};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = tev->provider,
+                     .event_id = tev->event_id,
+                     .version = tev->version,
+                     .pointer_size = tev->pointer_size,
+                     .data = tev->payload,
+                     .size = tev->payload_size};
     gcev_event ev;
     gcev_error err = {0};
     if (gcev_decode(&in, &ev, &err) != GCEV_OK) {
@@ -790,7 +795,7 @@ static void te_check_trace(const char *dir, const char *name)
     snprintf(path, sizeof path, "%s/corpus/%s", dir, name);
     gcev_trace *t;
     gcev_error err = {0};
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME};
     assert_int_equal(gcev_trace_open_file(path, &o, &t, &err), GCEV_OK);
     gcev_trace_event ev;
     gcev_status st;

@@ -35,7 +35,7 @@ static char *corpus_path(const char *name, const char *suffix)
 static gcev_stats *analyse(const char *name)
 {
     char *path = corpus_path(name, "");
-    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options opts = {.struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     assert_int_equal(gcev_trace_open_file(path, &opts, &t, NULL), GCEV_OK);
     gcev_stats *s;
@@ -61,7 +61,13 @@ static void count_gc_starts(const char *name, uint64_t per_gen[3], uint64_t *tot
         if (!ev.provider || ev.provider != &gcev_provider_runtime || ev.event_id != 1) {
             continue;
         }
-        gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload, ev.payload_size};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = ev.provider,
+                         .event_id = ev.event_id,
+                         .version = ev.version,
+                         .pointer_size = ev.pointer_size,
+                         .data = ev.payload,
+                         .size = ev.payload_size};
         gcev_event d;
         assert_int_equal(gcev_decode(&in, &d, NULL), GCEV_OK);
         assert_true(d.u.gc_start.depth < 3);
@@ -179,7 +185,7 @@ static void check_first_gc(const char *trace, const gcev_stats *s)
     assert_int_equal(g->promoted_bytes, attr_u64(hs, "TotalPromoted"));
     assert_int_equal(g->pinned_objects, attr_u64(hs, "PinnedObjectCount"));
     assert_int_equal(g->finalization_promoted_count, attr_u64(hs, "FinalizationPromotedCount"));
-    assert_int_equal(g->gens[0].promoted, attr_u64(hs, "TotalPromotedSize0"));
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 0)->promoted, attr_u64(hs, "TotalPromotedSize0"));
     const char *gh = baseline_line(trace, "GC/GlobalHeapHistory");
     assert_int_equal(g->heap_count, attr_u64(gh, "NumHeaps"));
     /* PerHeapHistory: TraceEvent's GenData for Gen0 (SizeBefore, SizeAfter) and
@@ -189,10 +195,10 @@ static void check_first_gc(const char *trace, const gcev_stats *s)
     const char *gen1 = strstr(ph, "<GenData Name=\"Gen1\"");
     assert_non_null(gen0);
     assert_non_null(gen1);
-    assert_int_equal(g->gens[0].size_before, attr_u64(gen0, "SizeBefore"));
-    assert_int_equal(g->gens[0].size_after, attr_u64(gen0, "SizeAfter"));
-    assert_int_equal(g->gens[0].frag_after, attr_u64(gen0, "Fragmentation"));
-    assert_int_equal(g->gens[1].frag_after, attr_u64(gen1, "Fragmentation"));
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 0)->size_before, attr_u64(gen0, "SizeBefore"));
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 0)->size_after, attr_u64(gen0, "SizeAfter"));
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 0)->frag_after, attr_u64(gen0, "Fragmentation"));
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 1)->frag_after, attr_u64(gen1, "Fragmentation"));
     assert_true(g->present & GCEV_STATS_GC_HAS_PAUSE);
     assert_true(g->pause_ms >= g->duration_ms); /* the pause contains the GC */
 }

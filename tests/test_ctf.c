@@ -889,8 +889,13 @@ static void check_event(const gcev_trace_event *ev, const ev_spec *e)
         assert_int_equal(ev->version, 2);
         assert_non_null(ev->provider);
         assert_int_equal(ev->payload_size, 26);
-        gcev_input in = {ev->provider,     ev->event_id, ev->version,
-                         ev->pointer_size, ev->payload,  ev->payload_size};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = ev->provider,
+                         .event_id = ev->event_id,
+                         .version = ev->version,
+                         .pointer_size = ev->pointer_size,
+                         .data = ev->payload,
+                         .size = ev->payload_size};
         gcev_event d;
         assert_int_equal(gcev_decode(&in, &d, NULL), GCEV_OK);
         assert_int_equal(d.consumed, 26);
@@ -911,8 +916,13 @@ static void check_event(const gcev_trace_event *ev, const ev_spec *e)
                                             0,   '.', 0,   0x3d, 0xd8, 0x00, 0xde, 0, 0};
         assert_int_equal(ev->payload_size, 18 + sizeof want_name);
         assert_memory_equal(ev->payload + 18, want_name, sizeof want_name);
-        gcev_input in = {ev->provider,     ev->event_id, ev->version,
-                         ev->pointer_size, ev->payload,  ev->payload_size};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = ev->provider,
+                         .event_id = ev->event_id,
+                         .version = ev->version,
+                         .pointer_size = ev->pointer_size,
+                         .data = ev->payload,
+                         .size = ev->payload_size};
         gcev_event d;
         assert_int_equal(gcev_decode(&in, &d, NULL), GCEV_OK);
         assert_int_equal(d.consumed, ev->payload_size);
@@ -1015,12 +1025,18 @@ static void test_trace_streams_merged_in_time_order(void **state)
     write_file(dir, "channel0_2", NULL, 0); /* an empty stream file */
     gcev_trace *t;
     gcev_error err;
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME};
     assert_int_equal(gcev_trace_open_file(dir, &o, &t, &err), GCEV_OK);
     gcev_trace_event ev;
     uint32_t want = 1;
     while (gcev_trace_next(t, &ev, &err) == GCEV_OK) {
-        gcev_input in = {ev.provider, ev.event_id, ev.version, ev.pointer_size, ev.payload, ev.payload_size};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = ev.provider,
+                         .event_id = ev.event_id,
+                         .version = ev.version,
+                         .pointer_size = ev.pointer_size,
+                         .data = ev.payload,
+                         .size = ev.payload_size};
         gcev_event d;
         assert_int_equal(gcev_decode(&in, &d, NULL), GCEV_OK);
         assert_int_equal(d.u.gc_start.count, want);
@@ -1536,7 +1552,7 @@ static void test_ctf_decode_fields_outcomes_name_offset_and_cause(void **state)
 /* Reads dir with keep_going; checks each event against EVENTS[want[i]]; returns the end status. */
 static gcev_status read_keep_going(const char *dir, const size_t *want, size_t nwant, gcev_trace **out)
 {
-    gcev_trace_options o = {.keep_going = 1};
+    gcev_trace_options o = {.struct_size = sizeof o, .keep_going = 1};
     gcev_error err = {0};
     assert_int_equal(gcev_trace_open_file(dir, &o, out, &err), GCEV_OK);
     gcev_trace_event ev;
@@ -1655,7 +1671,8 @@ static void test_ctf_every_flipped_stream_byte_is_read_or_a_located_error(void *
             m[pos] = how ? 0x80 : (uint8_t)~m[pos];
             write_file(dir, "channel0_2", m, full);
             for (int mode = 0; mode < 3; mode++) {
-                gcev_trace_options o = {.order = mode == 1 ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
+                gcev_trace_options o = {.struct_size = sizeof o,
+                                        .order = mode == 1 ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
                                         .keep_going = mode == 2};
                 gcev_trace *t = NULL;
                 gcev_error err = {0};

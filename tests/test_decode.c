@@ -192,7 +192,13 @@ static void check_event(const gcev_event_desc *d, unsigned ps, int *nchecked)
     if (d->tmpl) {
         build(&b, d->tmpl, ps, 0, aligned_quirk(d), d->id);
     }
-    gcev_input in = {d->provider, d->id, d->version, (uint8_t)ps, b.b, b.n};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = d->provider,
+                     .event_id = d->id,
+                     .version = d->version,
+                     .pointer_size = (uint8_t)ps,
+                     .data = b.b,
+                     .size = b.n};
     gcev_event ev;
     gcev_error err;
     gcev_status st = gcev_decode(&in, &ev, &err);
@@ -269,7 +275,13 @@ static void check_event(const gcev_event_desc *d, unsigned ps, int *nchecked)
         if (newest == d) {
             buf nb = b;
             put_uint(&nb, 0xdeadbeef, 4);
-            gcev_input nin = {d->provider, d->id, (uint16_t)(d->version + 1), (uint8_t)ps, nb.b, nb.n};
+            gcev_input nin = {.struct_size = sizeof nin,
+                              .provider = d->provider,
+                              .event_id = d->id,
+                              .version = (uint16_t)(d->version + 1),
+                              .pointer_size = (uint8_t)ps,
+                              .data = nb.b,
+                              .size = nb.n};
             assert_int_equal(gcev_decode(&nin, &ev, &err), GCEV_OK);
             assert_ptr_equal(ev.desc, d);
             assert_int_equal(ev.newer_version, 1);
@@ -347,7 +359,13 @@ static void test_typed_decoder_reports_consumed_like_gcev_decode(void **state)
     uint32_t consumed = 99;
     assert_int_equal(gcev_decode_gc_start(p, sizeof p, 2, 8, &s, &consumed, NULL), GCEV_OK);
     assert_int_equal(consumed, 26);
-    gcev_input in = {&gcev_provider_runtime, 1, 2, 8, p, sizeof p};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 1,
+                     .version = 2,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = sizeof p};
     gcev_event ev;
     assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
     assert_int_equal(ev.consumed, consumed);
@@ -372,7 +390,13 @@ static void test_lookup_errors_are_specific(void **state)
     uint8_t b[4] = {0};
     gcev_event ev;
     gcev_error err;
-    gcev_input in = {&gcev_provider_runtime, 24, 0, 8, b, sizeof b}; /* 24 is unused */
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 24,
+                     .version = 0,
+                     .pointer_size = 8,
+                     .data = b,
+                     .size = sizeof b}; /* 24 is unused */
     assert_int_equal(gcev_decode(&in, &ev, &err), GCEV_E_UNKNOWN_EVENT);
     in.event_id = 203; /* GCJoin_V2 only exists as version 2 */
     in.version = 1;
@@ -448,7 +472,13 @@ static void test_gc_reason_names_beyond_the_map(void **state)
     assert_string_equal(text, "18");
     /* the formatters name it: GCStart_V2 Count=8 Depth=2 Reason=17 */
     uint8_t p[26] = {8, 0, 0, 0, 2, 0, 0, 0, 17};
-    gcev_input in = {&gcev_provider_runtime, 1, 2, 8, p, sizeof p};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 1,
+                     .version = 2,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = sizeof p};
     gcev_event ev;
     assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
     char names[128];
@@ -473,7 +503,13 @@ static void test_allocation_sampled_is_a_gc_event(void **state)
     /* Kind 2 (POH), instance 7, TypeID, "A", Address, ObjectSize 48, SampledByteOffset 1000 */
     uint8_t p[] = {2, 0, 0, 0, 7, 0,  0x10, 0x20, 0x30, 0x40, 0, 0, 0, 0,    'A', 0, 0, 0, 0xa0, 0xb0, 0,
                    0, 0, 0, 0, 0, 48, 0,    0,    0,    0,    0, 0, 0, 0xe8, 3,   0, 0, 0, 0,    0,    0};
-    gcev_input in = {&gcev_provider_runtime, 303, 0, 8, p, sizeof p};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 303,
+                     .version = 0,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = sizeof p};
     gcev_event ev;
     assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
     assert_int_equal(ev.family, GCEV_FAMILY_ALLOCATION_SAMPLED);
@@ -533,7 +569,13 @@ static void test_dynamic_event_dispatches_on_name(void **state)
         put_uint(&b, 1000u * (unsigned)(i + 1), 8);
     }
     put_uint(&b, 7, 2); /* ClrInstanceID */
-    gcev_input in = {&gcev_provider_runtime, 39, 0, 8, b.b, b.n};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 39,
+                     .version = 0,
+                     .pointer_size = 8,
+                     .data = b.b,
+                     .size = b.n};
     gcev_event outer, inner;
     gcev_error err;
     assert_int_equal(gcev_decode(&in, &outer, &err), GCEV_OK);
@@ -555,7 +597,13 @@ static void test_decode_one_trailing_byte_is_reported_not_an_error(void **state)
 {
     (void)state;
     uint8_t p[27] = {8, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0x2a, 0, 0, 0, 0, 0, 0, 0, 0xee};
-    gcev_input in = {&gcev_provider_runtime, 1, 2, 8, p, sizeof p};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 1,
+                     .version = 2,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = sizeof p};
     gcev_event ev;
     gcev_error err;
     assert_int_equal(gcev_decode(&in, &ev, &err), GCEV_OK);
@@ -573,7 +621,13 @@ static void test_decode_one_trailing_byte_is_reported_not_an_error(void **state)
     /* on the general path too (a template with a string): GCAllocationTick_V2 + 1 byte */
     uint8_t a[4 + 4 + 2 + 8 + 8 + 4 + 4 + 1] = {0x10, 0, 0, 0};
     a[26] = 'T';
-    gcev_input ain = {&gcev_provider_runtime, 10, 2, 8, a, sizeof a};
+    gcev_input ain = {.struct_size = sizeof ain,
+                      .provider = &gcev_provider_runtime,
+                      .event_id = 10,
+                      .version = 2,
+                      .pointer_size = 8,
+                      .data = a,
+                      .size = sizeof a};
     assert_int_equal(gcev_decode(&ain, &ev, &err), GCEV_OK);
     assert_int_equal(ev.trailing, 1);
     assert_int_equal(ev.consumed, sizeof a - 1);

@@ -36,7 +36,13 @@ static void outer(buf *b, const char *name, uint32_t data_size, gcev_event *ev)
     }
     b->n = body + data_size;
     put(b, 7, 2); /* ClrInstanceID */
-    gcev_input in = {&gcev_provider_runtime, 39, 0, 8, b->b, b->n};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 39,
+                     .version = 0,
+                     .pointer_size = 8,
+                     .data = b->b,
+                     .size = b->n};
     assert_int_equal(gcev_decode(&in, ev, NULL), GCEV_OK);
 }
 
@@ -57,7 +63,13 @@ static void test_dynamic_known_name_decodes_inner_event(void **state)
     assert_int_equal(inner.newer_version, 0);
     /* a newer inner version: the newest layout, flagged, the rest trailing */
     b.b[2 * 14 + 2 + 4] = 2;
-    gcev_input in = {&gcev_provider_runtime, 39, 0, 8, b.b, b.n};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 39,
+                     .version = 0,
+                     .pointer_size = 8,
+                     .data = b.b,
+                     .size = b.n};
     assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
     assert_int_equal(gcev_decode_dynamic(&ev, &inner, &err), GCEV_OK);
     assert_int_equal(inner.version, 2);
@@ -108,7 +120,13 @@ static void test_dynamic_data_shorter_than_its_version_is_truncated(void **state
         z.b[body] = 0;
         z.b[body + 1] = 0;
         z.b[body + 2] = 0;
-        gcev_input in = {&gcev_provider_runtime, 39, 0, 8, z.b, z.n};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = &gcev_provider_runtime,
+                         .event_id = 39,
+                         .version = 0,
+                         .pointer_size = 8,
+                         .data = z.b,
+                         .size = z.n};
         assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
         assert_int_equal(ev.u.gc_dynamic_event.data.size, 1);
         assert_int_equal(gcev_decode_dynamic(&ev, &inner, &err), GCEV_E_TRUNCATED);
@@ -130,7 +148,13 @@ static void test_dynamic_rejects_other_events_and_missing_fields(void **state)
     gcev_error err;
     assert_int_equal(gcev_decode_dynamic(NULL, &inner, &err), GCEV_E_INVALID_ARG);
     uint8_t p[26] = {0};
-    gcev_input in = {&gcev_provider_runtime, 1, 2, 8, p, sizeof p};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 1,
+                     .version = 2,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = sizeof p};
     gcev_event gc;
     assert_int_equal(gcev_decode(&in, &gc, NULL), GCEV_OK);
     assert_int_equal(gcev_decode_dynamic(&gc, &inner, &err), GCEV_E_INVALID_ARG);

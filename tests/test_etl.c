@@ -1556,7 +1556,7 @@ static void test_etl_every_flipped_byte_is_read_or_a_located_error(void **state)
                 memcpy(m, d, size);
                 m[pos] = how ? 0x80 : (uint8_t)~m[pos];
                 for (uint32_t order = GCEV_TRACE_ORDER_FILE; order <= GCEV_TRACE_ORDER_TIME; order++) {
-                    gcev_trace_options o = {.order = order};
+                    gcev_trace_options o = {.struct_size = sizeof o, .order = order};
                     gcev_trace *t = NULL;
                     gcev_error err = {0};
                     gcev_status st = gcev_trace_open_memory(m, size, &o, &t, &err);

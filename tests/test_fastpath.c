@@ -76,7 +76,13 @@ static char where[256];
 static void check_event(const gcev_provider *p, const gcev_event_desc *d, uint16_t version, uint8_t ps,
                         const uint8_t *data, size_t size)
 {
-    gcev_input in = {p, d->id, version, ps, data, size};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = p,
+                     .event_id = d->id,
+                     .version = version,
+                     .pointer_size = ps,
+                     .data = data,
+                     .size = size};
     gcev_event a, b;
     gcev_error ea, eb;
     memset(&a, POISON, sizeof a);
@@ -279,7 +285,13 @@ static void test_bad_arguments_match_the_engine(void **state)
         uint16_t id, version;
     } unknown[] = {{24, 0}, {203, 1}, {65535, 0}, {1, 0}};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
-        gcev_input in = {&gcev_provider_runtime, unknown[i].id, unknown[i].version, 8, buf, sizeof buf};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = &gcev_provider_runtime,
+                         .event_id = unknown[i].id,
+                         .version = unknown[i].version,
+                         .pointer_size = 8,
+                         .data = buf,
+                         .size = sizeof buf};
         gcev_event a, b;
         memset(&a, POISON, sizeof a);
         memset(&b, POISON, sizeof b);

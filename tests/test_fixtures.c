@@ -36,12 +36,13 @@ static void test_fixtures_all_payloads_decode_to_expected_fields(void **state)
         uint8_t *bytes = NULL;
         size_t n = testutil_unhex(hex->str, &bytes);
         assert_true(n != (size_t)-1);
-        gcev_input in = {gcev_provider_find(prov->str),
-                         (uint16_t)atoi(id->num),
-                         (uint16_t)atoi(ver->num),
-                         (uint8_t)atoi(ps->num),
-                         bytes,
-                         n};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = gcev_provider_find(prov->str),
+                         .event_id = (uint16_t)atoi(id->num),
+                         .version = (uint16_t)atoi(ver->num),
+                         .pointer_size = (uint8_t)atoi(ps->num),
+                         .data = bytes,
+                         .size = n};
         assert_non_null(in.provider);
         gcev_event ev;
         gcev_error err;

@@ -41,7 +41,13 @@ static void encode_decode(coded *c, const gcev_provider *p, uint16_t id, uint16_
     ev->version = version;
     gcev_error err = {0};
     assert_int_equal(gcev_encode(ev, c->payload, sizeof c->payload, &c->size, &err), GCEV_OK);
-    gcev_input in = {p, id, version, ps, c->payload, c->size};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = p,
+                     .event_id = id,
+                     .version = version,
+                     .pointer_size = ps,
+                     .data = c->payload,
+                     .size = c->size};
     assert_int_equal(gcev_decode(&in, &c->ev, &err), GCEV_OK);
 }
 
@@ -306,7 +312,13 @@ static void test_format_text_struct_array_bitmap_names_last_flag(void **state)
         el[9] = (uint8_t)flags[e];    /* GCRootFlag */
         el[13] = (uint8_t)(0x20 + e); /* GCRootID */
     }
-    gcev_input in = {&gcev_provider_runtime, 16, 0, 8, p, sizeof p};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 16,
+                     .version = 0,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = sizeof p};
     gcev_event ev;
     assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
     char *text = text_of(&ev);
@@ -326,7 +338,13 @@ static void test_format_text_one_trailing_byte_is_reported(void **state)
 {
     (void)state;
     uint8_t p[27] = {8, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0xee};
-    gcev_input in = {&gcev_provider_runtime, 1, 2, 8, p, sizeof p};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = &gcev_provider_runtime,
+                     .event_id = 1,
+                     .version = 2,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = sizeof p};
     gcev_event ev;
     assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
     char *text = text_of(&ev);
@@ -617,7 +635,13 @@ static void test_format_every_event_version_gives_json_with_every_field(void **s
                 if (ei.fields) {
                     build_payload(&b, ei.fields, ptr, ei.id);
                 }
-                gcev_input in = {ps[p], ei.id, ei.version, (uint8_t)ptr, b.b, b.n};
+                gcev_input in = {.struct_size = sizeof in,
+                                 .provider = ps[p],
+                                 .event_id = ei.id,
+                                 .version = ei.version,
+                                 .pointer_size = (uint8_t)ptr,
+                                 .data = b.b,
+                                 .size = b.n};
                 gcev_event ev;
                 gcev_error err;
                 if (gcev_decode(&in, &ev, &err) != GCEV_OK) {

@@ -141,7 +141,7 @@ typedef struct got {
 /* Reads every event of the trace in data; returns the trace (closed by the caller) with `g` filled. */
 static gcev_trace *read_all(const uint8_t *data, size_t size, int keep_going, uint32_t order, got *g)
 {
-    gcev_trace_options o = {.order = order, .keep_going = (uint32_t)keep_going};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = order, .keep_going = (uint32_t)keep_going};
     gcev_trace *t = NULL;
     gcev_error err = {0};
     assert_int_equal(gcev_trace_open_memory(data, size, &o, &t, &err), GCEV_OK);
@@ -457,7 +457,7 @@ static void test_keep_going_nettrace_stream_resyncs(void **state)
     nt.data[nt.body[1]] = 0xff;
     nt.data[nt.body[1] + 1] = 0xff;
     mem_stream m = {nt.data, nt.size, 0};
-    gcev_trace_options o = {.keep_going = 1};
+    gcev_trace_options o = {.struct_size = sizeof o, .keep_going = 1};
     gcev_trace *t;
     gcev_error err = {0};
     assert_int_equal(gcev_trace_open_reader(mem_read, &m, &o, &t, &err), GCEV_OK);
@@ -519,7 +519,7 @@ static void test_keep_going_nettrace_hostile_filler_is_linear(void **state)
         put32(p + 26, (uint32_t)(fill - i));
     }
     got g;
-    gcev_trace_options o = {.keep_going = 1};
+    gcev_trace_options o = {.struct_size = sizeof o, .keep_going = 1};
     gcev_trace *t;
     gcev_error err = {0};
     assert_int_equal(gcev_trace_open_memory(d, head + fill, &o, &t, &err), GCEV_OK);
@@ -551,7 +551,7 @@ static void test_keep_going_stats_flags_gcs_around_skip(void **state)
     nt_trace nt;
     nt_build(&nt, 4, 1);
     nt.data[nt.blk[1]] = 0x42;
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME, .keep_going = 1};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME, .keep_going = 1};
     gcev_trace *t;
     gcev_error err = {0};
     assert_int_equal(gcev_trace_open_memory(nt.data, nt.size, &o, &t, &err), GCEV_OK);
@@ -604,7 +604,7 @@ static void test_stats_drop_after_next_gc_started_leaves_previous_gc(void **stat
     const uint8_t *d;
     size_t n;
     assert_int_equal(gcev_writer_finish(w, &d, &n), GCEV_OK);
-    gcev_trace_options to = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options to = {.struct_size = sizeof to, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     gcev_error err = {0};
     assert_int_equal(gcev_trace_open_memory(d, n, &to, &t, &err), GCEV_OK);
@@ -629,8 +629,26 @@ static void test_stats_drop_before_heap_stats_flags_last_gc(void **state)
     assert_non_null(rt);
     uint8_t p[26] = {0};
     put32(p, 1);
-    gcev_stats_input a = {rt, 1, 2, 8, p, 26, 1.0, 7, 0};
-    gcev_stats_input b = {rt, 2, 1, 8, p, 10, 1.5, 7, 0};
+    gcev_stats_input a = {.struct_size = sizeof a,
+                          .provider = rt,
+                          .event_id = 1,
+                          .version = 2,
+                          .pointer_size = 8,
+                          .payload = p,
+                          .payload_size = 26,
+                          .ms = 1.0,
+                          .thread_id = 7,
+                          .process_id = 0};
+    gcev_stats_input b = {.struct_size = sizeof b,
+                          .provider = rt,
+                          .event_id = 2,
+                          .version = 1,
+                          .pointer_size = 8,
+                          .payload = p,
+                          .payload_size = 10,
+                          .ms = 1.5,
+                          .thread_id = 7,
+                          .process_id = 0};
     assert_int_equal(gcev_stats_add(s, &a), GCEV_OK);
     assert_int_equal(gcev_stats_add(s, &b), GCEV_OK);
     gcev_stats_note_dropped(s, 3, 2.0);
@@ -797,7 +815,7 @@ static void test_keep_going_etl_stats_flags_gc_open_across_skip(void **state)
     etl_build(&b);
     size_t rec = b.records[4].offset; /* GC2's end: the rest of buffer 2 (GC3's start) goes too */
     b.data[rec + 3] = 0;
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME, .keep_going = 1};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME, .keep_going = 1};
     gcev_trace *t;
     gcev_error err = {0};
     assert_int_equal(gcev_trace_open_memory(b.data, b.size, &o, &t, &err), GCEV_OK);
@@ -871,7 +889,7 @@ static gcev_trace *read_stream(const uint8_t *data, size_t size, got *g)
 {
     static mem_stream m;
     m = (mem_stream){data, size, 0};
-    gcev_trace_options o = {.keep_going = 1};
+    gcev_trace_options o = {.struct_size = sizeof o, .keep_going = 1};
     gcev_trace *t = NULL;
     gcev_error err = {0};
     assert_int_equal(gcev_trace_open_reader(mem_read, &m, &o, &t, &err), GCEV_OK);

@@ -74,7 +74,7 @@ static int key_cmp(const void *pa, const void *pb)
 
 static void read_all(const uint8_t *data, size_t size, int keep_going, run *r)
 {
-    gcev_trace_options o = {.keep_going = (uint32_t)keep_going};
+    gcev_trace_options o = {.struct_size = sizeof o, .keep_going = (uint32_t)keep_going};
     gcev_trace *t = NULL;
     gcev_error err = {0};
     r->n = 0;

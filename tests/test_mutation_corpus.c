@@ -118,7 +118,7 @@ static void read_all(const uint8_t *data, size_t size, int as_stream, uint32_t o
 {
     memset(r, 0, sizeof *r);
     size_t base = heap_in_use(), top = base;
-    gcev_trace_options o = {.order = order};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = order};
     stream s = {data, size, 0, 4093};
     gcev_trace *t = NULL;
     gcev_status st = as_stream ? gcev_trace_open_reader(stream_read, &s, &o, &t, &r->err)

@@ -112,7 +112,7 @@ static void test_nettrace_hostile_block_size_is_rejected(void **s)
     p[at + 2] = 0xff;
     gcev_trace *t;
     gcev_error err;
-    gcev_trace_options o = {.max_block_size = 1024};
+    gcev_trace_options o = {.struct_size = sizeof o, .max_block_size = 1024};
     assert_int_equal(gcev_trace_open_memory(p, n, &o, &t, &err), GCEV_OK);
     gcev_status st;
     assert_int_equal(walk(t, &st, &err), 0);
@@ -152,7 +152,7 @@ static void test_nettrace_time_order_sorts_between_sequence_points(void **s)
     for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
         size_t n;
         uint8_t *p = sample_trace(versions[v][0], (int)versions[v][1], &n);
-        gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+        gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME};
         gcev_trace *t;
         assert_int_equal(gcev_trace_open_memory(p, n, &o, &t, NULL), GCEV_OK);
         gcev_trace_event ev;
@@ -329,7 +329,7 @@ static void test_nettrace_v6_redefined_metadata_applies_from_its_record_on(void 
             wt_event(&t, id, 5, 200, 0);
             wt_event(&t, id, 6, 190, 0);
             wt_finish(&t);
-            gcev_trace_options o = {.order = order};
+            gcev_trace_options o = {.struct_size = sizeof o, .order = order};
             gcev_trace *tr;
             assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
             gcev_trace_event ev;
@@ -390,7 +390,7 @@ static void test_nettrace_v6_metadata_flush_cycles_reuse_one_record_per_definiti
                 b = x;
             }
             wt_finish(&t);
-            gcev_trace_options o = {.order = order};
+            gcev_trace_options o = {.struct_size = sizeof o, .order = order};
             gcev_trace *tr;
             assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
             const void *kind_a = NULL, *kind_b = NULL;
@@ -477,7 +477,7 @@ static void test_nettrace_time_order_equal_timestamps_keep_file_order(void **s)
             wt_event(&t, id, evs[i].thread, evs[i].ts, 0);
         }
         wt_finish(&t);
-        gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+        gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME};
         gcev_trace *tr;
         assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
         /* thread 3 goes back (50 then 20): sorted; the 50s in file order */
@@ -514,7 +514,7 @@ static void test_nettrace_time_order_first_stream_not_earliest(void **s)
     wt_event(&t, id, 13, 1100, 0);
     wt_event(&t, id, 12, 1050, 0);
     wt_finish(&t);
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *tr;
     assert_int_equal(gcev_trace_open_memory(t.data, t.size, &o, &tr, NULL), GCEV_OK);
     static const uint32_t want[] = {2, 3, 7, 1, 5, 6, 0, 4, 9, 8};
@@ -697,7 +697,7 @@ static void test_nettrace_kind_is_one_key_per_metadata_record(void **s)
                     wt_event(&t, i % 3 ? a : b, 5 + (uint64_t)(i % 2), 100 + i, 0);
                 }
                 wt_finish(&t);
-                gcev_trace_options opts = {.order = order};
+                gcev_trace_options opts = {.struct_size = sizeof opts, .order = order};
                 gcev_trace *tr;
                 gcev_error err;
                 assert_int_equal(gcev_trace_open_memory(t.data, t.size, &opts, &tr, &err), GCEV_OK);
@@ -759,7 +759,7 @@ static void test_nettrace_time_order_from_memory_matches_the_copying_buffer(void
                 }
             }
             wt_finish(&t);
-            gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
+            gcev_trace_options opts = {.struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME};
             drip d = {t.data, t.size, 0};
             gcev_trace *m, *r = NULL;
             assert_int_equal(gcev_trace_open_memory(t.data, t.size, &opts, &m, NULL), GCEV_OK);
@@ -1138,7 +1138,8 @@ static void test_nettrace_every_flipped_byte_is_read_or_a_located_error(void **s
                 memcpy(m, v.data, v.size);
                 m[pos] = how ? 0x80 : (uint8_t)~m[pos];
                 for (uint32_t mode = 0; mode < 3; mode++) { /* file order, time order, keep-going */
-                    gcev_trace_options o = {.order =
+                    gcev_trace_options o = {.struct_size = sizeof o,
+                                            .order =
                                                 mode == 1 ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
                                             .keep_going = mode == 2};
                     gcev_trace *t = NULL;

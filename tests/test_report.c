@@ -28,7 +28,7 @@
 
 static gcev_stats *stats_of(const uint8_t *data, size_t size)
 {
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     gcev_stats *s;
     assert_int_equal(gcev_trace_open_memory(data, size, &o, &t, NULL), GCEV_OK);
@@ -363,7 +363,7 @@ static void test_report_warnings_for_drops_truncation_and_unfinished(void **stat
     size_t size = 0;
     uint8_t *data = report_trace_write(10, &size);
     assert_non_null(data);
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     gcev_stats *s;
     assert_int_equal(gcev_trace_open_memory(data, size, &o, &t, NULL), GCEV_OK);
@@ -406,18 +406,36 @@ static void test_report_warnings_for_drops_truncation_and_unfinished(void **stat
 static void test_report_warnings_for_decode_errors_limits_and_header_losses(void **state)
 {
     (void)state;
-    gcev_stats_options o = {.max_handles = 1};
+    gcev_stats_options o = {.struct_size = sizeof o, .max_handles = 1};
     gcev_stats *s;
     assert_int_equal(gcev_stats_create(&o, &s), GCEV_OK);
     static const uint8_t handle[40] = {1}; /* SetGCHandle: HandleID 1, ObjectID 0, ... */
     static const uint8_t handle2[40] = {2};
-    gcev_stats_input in = {&gcev_provider_runtime, 30, 0, 8, handle, sizeof handle, 1.0, 1, 0};
+    gcev_stats_input in = {.struct_size = sizeof in,
+                           .provider = &gcev_provider_runtime,
+                           .event_id = 30,
+                           .version = 0,
+                           .pointer_size = 8,
+                           .payload = handle,
+                           .payload_size = sizeof handle,
+                           .ms = 1.0,
+                           .thread_id = 1,
+                           .process_id = 0};
     assert_int_equal(gcev_stats_add(s, &in), GCEV_OK);
     in.payload = handle2;
     in.ms = 2.0;
     assert_int_equal(gcev_stats_add(s, &in), GCEV_OK); /* past max_handles */
     static const uint8_t cut[3] = {1, 0, 0};           /* a GCStart cut inside its Count */
-    gcev_stats_input bad = {&gcev_provider_runtime, 1, 2, 8, cut, sizeof cut, 3.0, 1, 0};
+    gcev_stats_input bad = {.struct_size = sizeof bad,
+                            .provider = &gcev_provider_runtime,
+                            .event_id = 1,
+                            .version = 2,
+                            .pointer_size = 8,
+                            .payload = cut,
+                            .payload_size = sizeof cut,
+                            .ms = 3.0,
+                            .thread_id = 1,
+                            .process_id = 0};
     assert_int_equal(gcev_stats_add(s, &bad), GCEV_E_TRUNCATED);
     bad.ms = 4.0;
     assert_int_equal(gcev_stats_add(s, &bad), GCEV_E_TRUNCATED);
@@ -676,7 +694,7 @@ typedef struct page_run {
 static gcev_status page_run_once(void *ctx)
 {
     page_run *r = ctx;
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t = NULL;
     gcev_stats *s = NULL;
     gcev_error err = {0};
@@ -734,7 +752,16 @@ static void rep_feed(gcev_stats *s, uint16_t id, uint16_t version, gcev_event *e
     uint8_t buf[256];
     size_t n = 0;
     assert_int_equal(gcev_encode(ev, buf, sizeof buf, &n, NULL), GCEV_OK);
-    gcev_stats_input in = {&gcev_provider_runtime, id, version, 8, buf, (uint32_t)n, ms, 1, 0};
+    gcev_stats_input in = {.struct_size = sizeof in,
+                           .provider = &gcev_provider_runtime,
+                           .event_id = id,
+                           .version = version,
+                           .pointer_size = 8,
+                           .payload = buf,
+                           .payload_size = (uint32_t)n,
+                           .ms = ms,
+                           .thread_id = 1,
+                           .process_id = 0};
     assert_int_equal(gcev_stats_add(s, &in), GCEV_OK);
 }
 

@@ -182,7 +182,7 @@ static void test_read_error_mid_trace_keeps_errno(void **st)
     assert_non_null(bytes);
     for (uint32_t order = 0; order < 2; order++) {
         cut_feed f = {bytes, size, 0, size / 2};
-        gcev_trace_options o = {.order = order};
+        gcev_trace_options o = {.struct_size = sizeof o, .order = order};
         gcev_trace *t;
         gcev_error err;
         assert_int_equal(gcev_trace_open_reader(cut_read, &f, &o, &t, &err), GCEV_OK);

@@ -57,7 +57,8 @@ static void emit(sink *k, uint16_t id, uint16_t ver, gcev_event *ev, double ms, 
     gcev_error err = {0};
     assert_int_equal(gcev_encode(ev, buf, sizeof buf, &n, &err), GCEV_OK);
     if (k->s) {
-        gcev_stats_input in = {.provider = prov,
+        gcev_stats_input in = {.struct_size = sizeof in,
+                               .provider = prov,
                                .event_id = id,
                                .version = ver,
                                .pointer_size = k->ps,
@@ -218,7 +219,7 @@ static void test_stats_blocking_gc_pause_is_suspend_to_restart(void **state)
     assert_int_equal(g->suspensions, 1);
     assert_true(g->present & GCEV_STATS_GC_HAS_HEAP_STATS);
     assert_int_equal(g->promoted_bytes, 50 + 10);
-    assert_int_equal(g->gens[0].size_after, 100);
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 0)->size_after, 100);
     assert_int_equal(g->pinned_objects, 1);
     assert_int_equal(g->finalization_promoted_count, 7);
     const gcev_stats_gen_summary *g0 = gcev_stats_generation(s, 0);
@@ -275,13 +276,13 @@ static void test_stats_bgc_with_nested_gcs_accounted_separately(void **state)
     assert_int_equal(bgc->suspensions, 2);
     assert_true(near(bgc->suspension_ms, 0.2 + 0.1));
     assert_true(near(bgc->duration_ms, 29.7));
-    assert_int_equal(bgc->gens[0].size_after, 500);
+    assert_int_equal(gcev_stats_gc_gen_at(s, bgc, 0)->size_after, 500);
 
     assert_int_equal(eph->type, GCEV_STATS_FOREGROUND);
     assert_true(eph->present & GCEV_STATS_GC_HAS_NESTED_IN);
     assert_int_equal(eph->nested_in, 5);
     assert_true(near(eph->pause_ms, 6.0));
-    assert_int_equal(eph->gens[0].size_after, 600);
+    assert_int_equal(gcev_stats_gc_gen_at(s, eph, 0)->size_after, 600);
 
     assert_int_equal(fgc->type, GCEV_STATS_FOREGROUND);
     assert_int_equal(fgc->nested_in, 5);
@@ -351,7 +352,7 @@ static void test_stats_missing_heap_stats_are_absent_not_zero(void **state)
                                GCEV_STATS_GC_HAS_FINALIZATION | GCEV_STATS_GC_HAS_ALLOCATED |
                                GCEV_STATS_GC_HAS_PINNED_EVENTS | GCEV_STATS_GC_HAS_HEAP_STATS));
     for (int i = 0; i < GCEV_STATS_GENS; i++) {
-        assert_int_equal(g->gens[i].present, 0);
+        assert_int_equal(gcev_stats_gc_gen_at(s, g, i)->present, 0);
     }
     assert_false(gcev_stats_gc_at(s, 1)->present & GCEV_STATS_GC_HAS_END);
     const gcev_stats_summary *sum = gcev_stats_get_summary(s);
@@ -374,7 +375,7 @@ static void test_stats_prep_restart_after_lost_gc_end(void **state)
 {
     (void)state;
     for (uint32_t compat = 0; compat < 2; compat++) {
-        gcev_stats_options o = {.traceevent_compat = compat};
+        gcev_stats_options o = {.struct_size = sizeof o, .traceevent_compat = compat};
         sink k;
         memset(&k, 0, sizeof k);
         k.ps = 8;
@@ -514,7 +515,7 @@ static void handle_pairing_and_limit(int private_handles)
     memset(&k, 0, sizeof k);
     k.ps = 8;
     k.prov = private_handles ? &gcev_provider_private : NULL;
-    gcev_stats_options o = {.max_handles = 600};
+    gcev_stats_options o = {.struct_size = sizeof o, .max_handles = 600};
     assert_int_equal(gcev_stats_create(&o, &k.s), GCEV_OK);
     for (uint64_t i = 0; i < 1000; i++) {
         set_handle(&k, (double)i, 0x10000 + i * 8, 2);
@@ -540,7 +541,7 @@ static void handle_pairing_and_limit(int private_handles)
     assert_false(gcev_stats_get_summary(k.s)->limit_hit);
     gcev_stats_free(k.s);
 
-    gcev_stats_options tiny = {.max_handles = 2};
+    gcev_stats_options tiny = {.struct_size = sizeof tiny, .max_handles = 2};
     assert_int_equal(gcev_stats_create(&tiny, &k.s), GCEV_OK);
     set_handle(&k, 1, 1, 0);
     set_handle(&k, 2, 2, 0);
@@ -685,7 +686,7 @@ static gcev_stats *read_back(sink *k)
     const uint8_t *data;
     size_t n;
     assert_int_equal(gcev_writer_finish(k->w, &data, &n), GCEV_OK);
-    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options opts = {.struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     assert_int_equal(gcev_trace_open_memory(data, n, &opts, &t, NULL), GCEV_OK);
     gcev_stats *s;
@@ -753,14 +754,14 @@ static void test_stats_pointer_size_4_trace(void **state)
     assert_int_equal(g->reason, 4);
     assert_true(near(g->pause_ms, 4.0));
     assert_int_equal(g->heap_histories, 1);
-    assert_int_equal(g->gens[1].size_before, 2000);
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 1)->size_before, 2000);
     /* no GCHeapStats: sizes after from the history, only for the generations a gen0 GC rewrites */
-    assert_int_equal(g->gens[1].size_after, 1000);
-    assert_true(g->gens[1].present & GCEV_STATS_HEAP_HAS_SIZE_AFTER);
-    assert_false(g->gens[3].present & GCEV_STATS_HEAP_HAS_SIZE_AFTER);
-    assert_int_equal(g->gens[0].frag_after, 7);
-    assert_true(g->gens[3].present & GCEV_STATS_HEAP_HAS_FRAG_BEFORE);
-    assert_int_equal(g->gens[4].present, 0); /* only 4 generations in this payload */
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 1)->size_after, 1000);
+    assert_true(gcev_stats_gc_gen_at(s, g, 1)->present & GCEV_STATS_HEAP_HAS_SIZE_AFTER);
+    assert_false(gcev_stats_gc_gen_at(s, g, 3)->present & GCEV_STATS_HEAP_HAS_SIZE_AFTER);
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 0)->frag_after, 7);
+    assert_true(gcev_stats_gc_gen_at(s, g, 3)->present & GCEV_STATS_HEAP_HAS_FRAG_BEFORE);
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 4)->present, 0); /* only 4 generations in this payload */
     const gcev_stats_pairing *hp = gcev_stats_handle_pairing(s);
     assert_int_equal(hp->freed, 1);
     assert_int_equal(hp->live, 1);
@@ -839,7 +840,8 @@ static void test_stats_rates_and_allocation(void **state)
     assert_int_equal(gcev_stats_gc_at(s, 0)->allocated_bytes, 200000);
     assert_int_equal(gcev_stats_gc_at(s, 1)->allocated_bytes, 200000);
     assert_true(gcev_stats_gc_at(s, 1)->present & GCEV_STATS_GC_HAS_ALLOCATED);
-    gcev_stats_input in = {.event_id = 1, .pointer_size = 8, .ms = 5.0, .thread_id = 1};
+    gcev_stats_input in = {
+        .struct_size = sizeof in, .event_id = 1, .pointer_size = 8, .ms = 5.0, .thread_id = 1};
     assert_int_equal(gcev_stats_add(s, &in), GCEV_E_INVALID_ARG); /* after finish */
     gcev_stats_free(s);
 }
@@ -868,7 +870,8 @@ static void test_stats_bad_arguments_and_bad_payloads(void **state)
     assert_int_equal(gcev_stats_create(NULL, &s), GCEV_OK);
     assert_null(gcev_stats_generation(s, 3));
     uint8_t shortp[3] = {1, 0, 0}; /* GCStart V2 needs 26 bytes */
-    gcev_stats_input in = {.provider = &gcev_provider_runtime,
+    gcev_stats_input in = {.struct_size = sizeof in,
+                           .provider = &gcev_provider_runtime,
                            .event_id = 1,
                            .version = 2,
                            .pointer_size = 8,
@@ -877,8 +880,11 @@ static void test_stats_bad_arguments_and_bad_payloads(void **state)
                            .ms = 1.0,
                            .thread_id = 1};
     assert_int_equal(gcev_stats_add(s, &in), GCEV_E_TRUNCATED);
-    gcev_stats_input other = {
-        .event_id = 77, .pointer_size = 8, .ms = 9.0, .thread_id = 1}; /* not a GC event */
+    gcev_stats_input other = {.struct_size = sizeof other,
+                              .event_id = 77,
+                              .pointer_size = 8,
+                              .ms = 9.0,
+                              .thread_id = 1}; /* not a GC event */
     assert_int_equal(gcev_stats_add(s, &other), GCEV_OK);
     assert_int_equal(gcev_stats_add(s, NULL), GCEV_E_INVALID_ARG);
     assert_int_equal(gcev_stats_add_decoded(s, NULL, 0, 0), GCEV_E_INVALID_ARG);
@@ -936,8 +942,8 @@ static void test_stats_bgc_end_closes_it_for_later_gcs(void **state)
     assert_true(nested->present & GCEV_STATS_GC_HAS_NESTED_IN);
     assert_int_equal(nested->nested_in, 4);
     assert_false(after->present & GCEV_STATS_GC_HAS_NESTED_IN);
-    assert_int_equal(bgc->gens[0].size_after, 444);
-    assert_int_equal(after->gens[0].size_after, 600);
+    assert_int_equal(gcev_stats_gc_gen_at(s, bgc, 0)->size_after, 444);
+    assert_int_equal(gcev_stats_gc_gen_at(s, after, 0)->size_after, 600);
     assert_true(near(bgc->pause_ms, 1.0));
     assert_int_equal(bgc->suspensions, 1);
     assert_true(near(bgc->duration_ms, 9.5));
@@ -1053,18 +1059,18 @@ static void test_stats_pause_percentiles_and_longest(void **state)
     assert_null(gcev_stats_process_gc_at(s, p, 13));
 
     /* TraceEvent's GCStats of the process */
-    assert_int_equal(p->all.count, 13);
-    assert_int_equal(p->all.induced, 2);
-    assert_true(near(p->all.pause_total_ms, 90.0));
-    assert_true(near(p->all.pause_max_ms, 12.0));
-    assert_true(near(p->all.pause_mean_ms, 90.0 / 13));
-    assert_true(near(p->all.suspend_max_ms, 0.1));
-    assert_int_equal(p->gens[0].count, 6);
-    assert_int_equal(p->gens[1].count, 6);
-    assert_int_equal(p->gens[1].induced, 2);
-    assert_int_equal(p->gens[2].count, 1);
+    assert_int_equal(gcev_stats_process_stats(s, p)->count, 13);
+    assert_int_equal(gcev_stats_process_stats(s, p)->induced, 2);
+    assert_true(near(gcev_stats_process_stats(s, p)->pause_total_ms, 90.0));
+    assert_true(near(gcev_stats_process_stats(s, p)->pause_max_ms, 12.0));
+    assert_true(near(gcev_stats_process_stats(s, p)->pause_mean_ms, 90.0 / 13));
+    assert_true(near(gcev_stats_process_stats(s, p)->suspend_max_ms, 0.1));
+    assert_int_equal(gcev_stats_process_gen_stats(s, p, 0)->count, 6);
+    assert_int_equal(gcev_stats_process_gen_stats(s, p, 1)->count, 6);
+    assert_int_equal(gcev_stats_process_gen_stats(s, p, 1)->induced, 2);
+    assert_int_equal(gcev_stats_process_gen_stats(s, p, 2)->count, 1);
     /* promoted: HeapStats gen0 10 * n + gen1 10 per GC */
-    assert_int_equal(p->all.promoted_total, 10 * (13 * 14 / 2) + 10 * 13);
+    assert_int_equal(gcev_stats_process_stats(s, p)->promoted_total, 10 * (13 * 14 / 2) + 10 * 13);
     char label[8];
     assert_int_equal(gcev_stats_gc_label(gcev_stats_gc_find(s, 2), label, sizeof label), 3);
     assert_string_equal(label, "1NI");
@@ -1134,19 +1140,19 @@ static void check_two_processes(gcev_stats *s)
     assert_true(near(b1->pause_ms, 4.0));
     assert_true(near(b1->suspension_ms, 0.2));
     assert_true(near(b1->duration_ms, 2.5));
-    assert_int_equal(a1->gens[0].size_after, 100001);
-    assert_int_equal(b1->gens[0].size_after, 200001);
-    assert_int_equal(a2->gens[0].size_after, 100002);
+    assert_int_equal(gcev_stats_gc_gen_at(s, a1, 0)->size_after, 100001);
+    assert_int_equal(gcev_stats_gc_gen_at(s, b1, 0)->size_after, 200001);
+    assert_int_equal(gcev_stats_gc_gen_at(s, a2, 0)->size_after, 100002);
     /* since the previous GC of the same process: 20.0 - 12.1 */
     assert_true(a2->present & GCEV_STATS_GC_HAS_SINCE_RESTART);
     assert_true(near(a2->since_last_restart_ms, 7.9));
 
-    assert_int_equal(a->all.count, 2);
-    assert_true(near(a->all.pause_total_ms, 5.0));
-    assert_true(near(a->all.pause_max_ms, 3.0));
-    assert_true(near(b->all.pause_total_ms, 4.0));
-    assert_int_equal(b->gens[1].count, 1);
-    assert_int_equal(b->gens[0].count, 0);
+    assert_int_equal(gcev_stats_process_stats(s, a)->count, 2);
+    assert_true(near(gcev_stats_process_stats(s, a)->pause_total_ms, 5.0));
+    assert_true(near(gcev_stats_process_stats(s, a)->pause_max_ms, 3.0));
+    assert_true(near(gcev_stats_process_stats(s, b)->pause_total_ms, 4.0));
+    assert_int_equal(gcev_stats_process_gen_stats(s, b, 1)->count, 1);
+    assert_int_equal(gcev_stats_process_gen_stats(s, b, 0)->count, 0);
     assert_true(near(a->pauses.p50_ms, 2.0));
     assert_true(near(b->pauses.max_ms, 4.0));
     const gcev_stats_summary *sum = gcev_stats_get_summary(s);
@@ -1166,7 +1172,7 @@ static void test_stats_processes_kept_apart(void **state)
     gcev_stats_free(s);
 
     /* max_processes 1: the second process's events are counted only */
-    gcev_stats_options o = {.max_processes = 1};
+    gcev_stats_options o = {.struct_size = sizeof o, .max_processes = 1};
     memset(&k, 0, sizeof k);
     k.ps = 8;
     assert_int_equal(gcev_stats_create(&o, &k.s), GCEV_OK);
@@ -1378,7 +1384,7 @@ static void test_stats_processes_of_an_etl_trace(void **state)
     two_processes(&k);
     etlb_buffer_end(&b);
 
-    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options opts = {.struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     assert_int_equal(gcev_trace_open_memory(b.data, b.size, &opts, &t, NULL), GCEV_OK);
     gcev_stats *s;
@@ -1508,10 +1514,10 @@ static void test_stats_private_only_histories_and_marks(void **state)
     assert_int_equal(g->marks[0].bytes, 0);
 
     const gcev_stats_process *p = gcev_stats_process_at(s, 0);
-    assert_true(p->all.present & GCEV_STATS_GCSTATS_HAS_HEAP_COUNT);
-    assert_int_equal(p->all.heap_count, 4);
-    assert_int_equal(p->all.version_mismatch, 1);
-    assert_int_equal(p->all.has_detailed_gc_info, 0);
+    assert_true(gcev_stats_process_stats(s, p)->present & GCEV_STATS_GCSTATS_HAS_HEAP_COUNT);
+    assert_int_equal(gcev_stats_process_stats(s, p)->heap_count, 4);
+    assert_int_equal(gcev_stats_process_stats(s, p)->version_mismatch, 1);
+    assert_int_equal(gcev_stats_process_stats(s, p)->has_detailed_gc_info, 0);
     assert_int_equal(gcev_stats_get_summary(s)->heap_count, 4);
     gcev_stats_free(s);
 }
@@ -1588,7 +1594,7 @@ static void test_stats_gc_start_without_suspension(void **state)
 {
     (void)state;
     for (uint32_t compat = 0; compat < 2; compat++) {
-        gcev_stats_options o = {.traceevent_compat = compat};
+        gcev_stats_options o = {.struct_size = sizeof o, .traceevent_compat = compat};
         sink k;
         memset(&k, 0, sizeof k);
         k.ps = 8;
@@ -1612,7 +1618,7 @@ static void test_stats_gc_start_without_suspension(void **state)
             assert_false(g7->present & GCEV_STATS_GC_HAS_PAUSE);
             assert_false(g7->present & GCEV_STATS_GC_HAS_SUSPENSION);
             assert_true(near(g7->duration_ms, 1.0));
-            assert_int_equal(g7->gens[0].size_after, 700);
+            assert_int_equal(gcev_stats_gc_gen_at(k.s, g7, 0)->size_after, 700);
         }
         gcev_stats_free(k.s);
     }
@@ -1638,7 +1644,7 @@ static void test_stats_incomplete_gc_pinned_plugs_absent_in_compat(void **state)
 {
     (void)state;
     for (uint32_t compat = 0; compat < 2; compat++) {
-        gcev_stats_options o = {.traceevent_compat = compat};
+        gcev_stats_options o = {.struct_size = sizeof o, .traceevent_compat = compat};
         sink k;
         memset(&k, 0, sizeof k);
         k.ps = 8;
@@ -1779,7 +1785,7 @@ static gcev_stats *scenario(const char *name, int compat)
 {
     const stats_scenario *sc = stats_scenario_find(name);
     assert_non_null(sc);
-    gcev_stats_options o = {.traceevent_compat = (uint32_t)compat};
+    gcev_stats_options o = {.struct_size = sizeof o, .traceevent_compat = (uint32_t)compat};
     static sink k;
     memset(&k, 0, sizeof k);
     k.ps = 8;
@@ -1881,7 +1887,8 @@ static void test_stats_scenarios_corrected(void **state)
     assert_false(g->flags & GCEV_STATS_GC_COMPLETE);
     assert_true(g->present & GCEV_STATS_GC_HAS_SIZE_BEFORE);
     assert_true(g->present & GCEV_STATS_GC_HAS_ALLOCATED_SINCE);
-    assert_int_equal(g->gens[1].size_before, g2->gens[1].size_after); /* the history's, as written */
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 1)->size_before,
+                     gcev_stats_gc_gen_at(s, g2, 1)->size_after); /* the history's, as written */
     assert_true(near(gcev_stats_gc_heap_at(s, g, 0)->mark_ms[0], 0.1));
     gcev_stats_free(s);
 
@@ -1900,12 +1907,15 @@ static void test_stats_scenarios_corrected(void **state)
     assert_int_equal(g->heaps, 1);
     assert_int_equal(gcev_stats_gc_heap_at(s, g, 0)->mark_present, 0xf);
     for (int gen = 1; gen < GCEV_STATS_GENS; gen++) {
-        assert_true(g->gens[gen].present & GCEV_STATS_HEAP_SIZE_BEFORE_ESTIMATED);
-        assert_int_equal(g->gens[gen].size_before, g2->gens[gen].size_after);
+        assert_true(gcev_stats_gc_gen_at(s, g, gen)->present & GCEV_STATS_HEAP_SIZE_BEFORE_ESTIMATED);
+        assert_int_equal(gcev_stats_gc_gen_at(s, g, gen)->size_before,
+                         gcev_stats_gc_gen_at(s, g2, gen)->size_after);
     }
-    assert_int_equal(g->gens[0].size_before,
-                     g2->gens[0].size_after > 200000 ? g2->gens[0].size_after : 200000);
-    assert_int_equal(gcev_stats_process_at(s, 0)->all.version_mismatch, 0);
+    assert_int_equal(gcev_stats_gc_gen_at(s, g, 0)->size_before,
+                     gcev_stats_gc_gen_at(s, g2, 0)->size_after > 200000
+                         ? gcev_stats_gc_gen_at(s, g2, 0)->size_after
+                         : 200000);
+    assert_int_equal(gcev_stats_process_stats(s, gcev_stats_process_at(s, 0))->version_mismatch, 0);
     gcev_stats_free(s);
 
     /* gen0 of 0 bytes after the BGC (GCHeapStats) with 24000 bytes of free space (its history):
@@ -1916,13 +1926,15 @@ static void test_stats_scenarios_corrected(void **state)
         s = scenario("frag-infinity", compat);
         g = gcev_stats_gc_find(s, 2);
         assert_int_equal(g->type, GCEV_STATS_BACKGROUND);
-        assert_int_equal(g->gens[0].size_after, 0);
-        assert_int_equal(g->gens[0].frag_after, 24000);
-        assert_false(g->gens[0].present & GCEV_STATS_HEAP_HAS_FRAG_PERCENT);
-        assert_int_equal((g->gens[0].present & GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE) != 0, compat);
-        assert_int_equal(gcev_stats_value(&g->gens[0], fp, &val), compat);
+        assert_int_equal(gcev_stats_gc_gen_at(s, g, 0)->size_after, 0);
+        assert_int_equal(gcev_stats_gc_gen_at(s, g, 0)->frag_after, 24000);
+        assert_false(gcev_stats_gc_gen_at(s, g, 0)->present & GCEV_STATS_HEAP_HAS_FRAG_PERCENT);
+        assert_int_equal(
+            (gcev_stats_gc_gen_at(s, g, 0)->present & GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE) != 0, compat);
+        assert_int_equal(gcev_stats_value(gcev_stats_gc_gen_at(s, g, 0), fp, &val), compat);
         assert_true(!compat || (isinf(val.f) && val.f > 0));
-        assert_true(gcev_stats_value(&g->gens[1], fp, &val) && isfinite(val.f)); /* the other gens: finite */
+        assert_true(gcev_stats_value(gcev_stats_gc_gen_at(s, g, 1), fp, &val) &&
+                    isfinite(val.f)); /* the other gens: finite */
         gcev_stats_free(s);
     }
 }
@@ -2019,7 +2031,7 @@ static void test_stats_heap_records_and_pins_past_their_limits_are_flagged(void 
     sink k;
     memset(&k, 0, sizeof k);
     k.ps = 8;
-    gcev_stats_options o = {.max_heap_records = 1, .max_pins = 1};
+    gcev_stats_options o = {.struct_size = sizeof o, .max_heap_records = 1, .max_pins = 1};
     assert_int_equal(gcev_stats_create(&o, &k.s), GCEV_OK);
     suspend(&k, 10.0, TID_GC, R_SUSPEND_FOR_GC);
     suspend_end(&k, 10.1, TID_GC);
@@ -2073,7 +2085,7 @@ static void test_stats_allocation_ticks_per_kind_and_the_compat_clamp(void **sta
 {
     (void)state;
     for (uint32_t compat = 0; compat < 2; compat++) {
-        gcev_stats_options o = {.traceevent_compat = compat};
+        gcev_stats_options o = {.struct_size = sizeof o, .traceevent_compat = compat};
         sink k;
         memset(&k, 0, sizeof k);
         k.ps = 8;
@@ -2171,8 +2183,16 @@ static void test_stats_every_event_version_feeds_the_model_without_error(void **
                     uint8_t buf[2048];
                     size_t n = 0;
                     assert_int_equal(gcev_encode(&ev, buf, sizeof buf, &n, NULL), GCEV_OK);
-                    gcev_stats_input in = {ps[p],       ei.id,    ei.version, psz, buf,
-                                           (uint32_t)n, t0 + 0.5, TID_GC,     0};
+                    gcev_stats_input in = {.struct_size = sizeof in,
+                                           .provider = ps[p],
+                                           .event_id = ei.id,
+                                           .version = ei.version,
+                                           .pointer_size = psz,
+                                           .payload = buf,
+                                           .payload_size = (uint32_t)n,
+                                           .ms = t0 + 0.5,
+                                           .thread_id = TID_GC,
+                                           .process_id = 0};
                     if (gcev_stats_add(s, &in) != GCEV_OK) {
                         fail_msg("%s %s: not accepted", pi.name, ei.symbol);
                     }

@@ -27,7 +27,16 @@ static void feed(gcev_stats *s, uint16_t id, uint16_t version, gcev_event *ev, d
     uint8_t buf[256];
     size_t n = 0;
     assert_int_equal(gcev_encode(ev, buf, sizeof buf, &n, NULL), GCEV_OK);
-    gcev_stats_input in = {&gcev_provider_runtime, id, version, 8, buf, (uint32_t)n, ms, 1, pid};
+    gcev_stats_input in = {.struct_size = sizeof in,
+                           .provider = &gcev_provider_runtime,
+                           .event_id = id,
+                           .version = version,
+                           .pointer_size = 8,
+                           .payload = buf,
+                           .payload_size = (uint32_t)n,
+                           .ms = ms,
+                           .thread_id = 1,
+                           .process_id = pid};
     assert_int_equal(gcev_stats_add(s, &in), GCEV_OK);
 }
 
@@ -134,15 +143,15 @@ static void test_stats_sustained_rate_spans_the_window(void **state)
         gcev_stats *s = model(compat, 0);
         const gcev_stats_process *p = gcev_stats_process_find(s, 100);
         assert_non_null(p);
-        assert_true(p->all.alloc_rate_max > 10000.0); /* ~2 MB / ~0.1 ms */
-        assert_true(p->all.present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE);
+        assert_true(gcev_stats_process_stats(s, p)->alloc_rate_max > 10000.0); /* ~2 MB / ~0.1 ms */
+        assert_true(gcev_stats_process_stats(s, p)->present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE);
         /* the best run ending with GC 5: GC 4's ~9.9 ms + GC 5's ~0.05 ms < 10, so GCs 3..5: 4 MB over
          * ~19.95 ms; a plain interval: 1 MB over ~9.9 ms */
-        double r = p->all.alloc_rate_max_sustained;
+        double r = gcev_stats_process_stats(s, p)->alloc_rate_max_sustained;
         assert_true(r > 190.0 && r < 210.0);
-        assert_true(p->gens[2].present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE);
-        assert_true(p->gens[0].alloc_rate_max_sustained < r);
-        assert_false(p->gens[1].present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE);
+        assert_true(gcev_stats_process_gen_stats(s, p, 2)->present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE);
+        assert_true(gcev_stats_process_gen_stats(s, p, 0)->alloc_rate_max_sustained < r);
+        assert_false(gcev_stats_process_gen_stats(s, p, 1)->present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE);
         assert_int_equal(gcev_stats_get_options(s)->traceevent_compat, compat);
         gcev_stats_free(s);
     }
@@ -160,9 +169,9 @@ static void test_stats_sustained_rate_absent_under_the_window(void **state)
     gc(s, 3.0, 2, 0, 0, 7);
     assert_int_equal(gcev_stats_finish(s), GCEV_OK);
     const gcev_stats_process *p = gcev_stats_process_find(s, 7);
-    assert_true(p->all.present & GCEV_STATS_GCSTATS_HAS_MEANS);
-    assert_false(p->all.present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE);
-    assert_true(p->all.alloc_rate_max_sustained == 0.0);
+    assert_true(gcev_stats_process_stats(s, p)->present & GCEV_STATS_GCSTATS_HAS_MEANS);
+    assert_false(gcev_stats_process_stats(s, p)->present & GCEV_STATS_GCSTATS_HAS_SUSTAINED_RATE);
+    assert_true(gcev_stats_process_stats(s, p)->alloc_rate_max_sustained == 0.0);
     gcev_stats_free(s);
     gcev_stats_free(NULL);
 }

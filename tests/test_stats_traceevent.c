@@ -373,10 +373,11 @@ static double index_of_set_bit(uint32_t v, int count)
     return i < count ? i : 1024;
 }
 
-static void check_gen_methods(ctx *c, const char *w, const tj *te, const gcev_stats_gc *g)
+static void check_gen_methods(ctx *c, const char *w, const tj *te, const gcev_stats *s,
+                              const gcev_stats_gc *g)
 {
     for (int gen = 0; gen < GCEV_STATS_GENS; gen++) {
-        const gcev_stats_gen_heap *h = &g->gens[gen];
+        const gcev_stats_gen_heap *h = gcev_stats_gc_gen_at(s, g, (unsigned)gen);
         int hist = (h->present & GCEV_STATS_HEAP_HAS_HISTORY) != 0;
         int hs = HAS(g, GCEV_STATS_GC_HAS_HEAP_STATS);
 #define GEN_CHECK(method, kind, flags, has, v)                                                               \
@@ -421,7 +422,7 @@ static void check_gen_methods(ctx *c, const char *w, const tj *te, const gcev_st
     }
 }
 
-static void check_heap_stats(ctx *c, const char *w, const tj *te, const gcev_stats_gc *g)
+static void check_heap_stats(ctx *c, const char *w, const tj *te, const gcev_stats *s, const gcev_stats_gc *g)
 {
     const tj *hs = J(te, "HeapStats");
     int has = HAS(g, GCEV_STATS_GC_HAS_HEAP_STATS);
@@ -437,8 +438,10 @@ static void check_heap_stats(ctx *c, const char *w, const tj *te, const gcev_sta
                                               "TotalPromotedSize2", "TotalPromotedSize3",
                                               "TotalPromotedSize4"};
     for (int i = 0; i < 5; i++) {
-        check_i(c, w, size_names[i], 0, J(hs, size_names[i]), 1, (int64_t)(g->gens[i].size_after));
-        check_i(c, w, prom_names[i], 0, J(hs, prom_names[i]), 1, (int64_t)(g->gens[i].promoted));
+        check_i(c, w, size_names[i], 0, J(hs, size_names[i]), 1,
+                (int64_t)(gcev_stats_gc_gen_at(s, g, (unsigned)i)->size_after));
+        check_i(c, w, prom_names[i], 0, J(hs, prom_names[i]), 1,
+                (int64_t)(gcev_stats_gc_gen_at(s, g, (unsigned)i)->promoted));
     }
     check_i(c, w, "HeapStats.TotalHeapSize", 0, J(hs, "TotalHeapSize"), 1, (int64_t)(g->heap_size_after));
     check_i(c, w, "HeapStats.TotalPromoted", 0, J(hs, "TotalPromoted"), 1, (int64_t)(g->promoted_bytes));
@@ -833,8 +836,8 @@ static void check_gc(ctx *c, const gcev_stats *s, const tj *te, const gcev_stats
     const tj *sh = J(te, "ServerGcHeapHistories");
     agree(c, w, "ServerGcHeapHistories", sh && sh->kind == TJ_ARR && sh->n == 0, "TraceEvent has %zu",
           tj_len(sh));
-    check_gen_methods(c, w, te, g);
-    check_heap_stats(c, w, te, g);
+    check_gen_methods(c, w, te, s, g);
+    check_heap_stats(c, w, te, s, g);
     check_global(c, w, te, g);
     check_groups(c, w, "GlobalCondemnedReasons", J(te, "GlobalCondemnedReasons"),
                  HAS(g, GCEV_STATS_GC_HAS_GLOBAL_CONDEMN), g->global_condemn_reasons0,
@@ -1076,7 +1079,7 @@ static void te_generation(const oracle *o, int64_t pid, int gen, tj *out, char b
 
 static gcev_stats *analyse(const char *path, int compat)
 {
-    gcev_trace_options topts = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options topts = {.struct_size = sizeof topts, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t = NULL;
     gcev_error err;
     if (gcev_trace_open_file(path, &topts, &t, &err) != GCEV_OK) {
@@ -1193,13 +1196,13 @@ static void compare_run(ctx *c, const gcev_stats *s, const oracle *o)
         c->quirks_seen |= any_quirk;
         char w[48];
         snprintf(w, sizeof w, "pid %lld GCStats", (long long)pid);
-        check_gcstats(c, w, &o->stats[i], &p->all, 1);
+        check_gcstats(c, w, &o->stats[i], gcev_stats_process_stats(s, p), 1);
         for (int gen = 0; gen < 3; gen++) {
             tj te_gen;
             char bufs[20][48];
             te_generation(o, pid, gen, &te_gen, bufs);
             snprintf(w, sizeof w, "pid %lld Generations()[%d]", (long long)pid, gen);
-            check_gcstats(c, w, &te_gen, &p->gens[gen], 0);
+            check_gcstats(c, w, &te_gen, gcev_stats_process_gen_stats(s, p, gen), 0);
             free(te_gen.keys);
             free(te_gen.items);
         }
@@ -1315,7 +1318,7 @@ static void compare_cli(ctx *c, const gcev_stats *s, const oracle *o, const char
             if (gi == GCEV_STATS_GENS) {
                 continue;
             }
-            const gcev_stats_gen_heap *h = &g->gens[gi];
+            const gcev_stats_gen_heap *h = gcev_stats_gc_gen_at(s, g, gi);
             cli_value(c, w, "cli.heap.size_before", J(e, "size_before"),
                       (h->present & GCEV_STATS_HEAP_HAS_SIZE_BEFORE) != 0, (double)h->size_before, 0);
             cli_value(c, w, "cli.heap.size_after", J(e, "size_after"),
@@ -1394,10 +1397,10 @@ static int te_frag_infinite(const oracle *o, const gcev_stats_gc *g, unsigned ge
  * --compat traceevent gives TraceEvent's Infinity as the JSON string "Infinity" and the CSV cell
  * inf; gcev's own mode omits it (doc/stats.md); a finite ratio is the library's to %.10g.
  */
-static void cli_frag(ctx *c, const char *w, const char *what, const oracle *o, const gcev_stats_gc *g,
-                     unsigned gen, const tj *json, const char *cell)
+static void cli_frag(ctx *c, const char *w, const char *what, const oracle *o, const gcev_stats *s,
+                     const gcev_stats_gc *g, unsigned gen, const tj *json, const char *cell)
 {
-    const gcev_stats_gen_heap *h = &g->gens[gen];
+    const gcev_stats_gen_heap *h = gcev_stats_gc_gen_at(s, g, gen);
     int lib_inf = (h->present & GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE) != 0;
     int lib_has = (h->present & GCEV_STATS_HEAP_HAS_FRAG_PERCENT) != 0;
     int te_inf = te_frag_infinite(o, g, gen);
@@ -1445,8 +1448,8 @@ static void compare_cli_frag_json(ctx *c, const gcev_stats *s, const oracle *o, 
             const tj *e = AT(heap, k), *gen = J(e, "gen");
             for (unsigned gi = 0; gi < GCEV_STATS_GENS; gi++) {
                 if (gen && gen->kind == TJ_STR && !strcmp(gen->str, gcev_stats_gen_name(gi))) {
-                    cli_frag(c, w, "cli.json.fragmentation_percent", o, g, gi, J(e, "fragmentation_percent"),
-                             NULL);
+                    cli_frag(c, w, "cli.json.fragmentation_percent", o, s, g, gi,
+                             J(e, "fragmentation_percent"), NULL);
                 }
             }
         }
@@ -1506,7 +1509,7 @@ static void compare_cli_frag_csv(ctx *c, const gcev_stats *s, const oracle *o, c
         }
         char w[64];
         snprintf(w, sizeof w, "CLI csv pid %u GC %u", g->process_id, g->number);
-        cli_frag(c, w, "cli.csv.fragmentation_percent", o, g, gi, NULL, cells[ifp]);
+        cli_frag(c, w, "cli.csv.fragmentation_percent", o, s, g, gi, NULL, cells[ifp]);
     }
 }
 

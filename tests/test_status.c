@@ -77,7 +77,13 @@ static const gcev_provider *runtime(void)
 static gcev_status decode(uint16_t id, uint16_t version, uint8_t ps, const uint8_t *data, size_t size,
                           gcev_error *err)
 {
-    gcev_input in = {runtime(), id, version, ps, data, size};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = runtime(),
+                     .event_id = id,
+                     .version = version,
+                     .pointer_size = ps,
+                     .data = data,
+                     .size = size};
     gcev_event ev;
     return gcev_decode(&in, &ev, err);
 }
@@ -190,7 +196,13 @@ static void test_status_unterminated_string_names_field_and_offset(void **state)
 static void test_status_unknown_provider_null_provider(void **state)
 {
     (void)state;
-    gcev_input in = {NULL, 1, 2, 8, gc_start_v2, sizeof gc_start_v2};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = NULL,
+                     .event_id = 1,
+                     .version = 2,
+                     .pointer_size = 8,
+                     .data = gc_start_v2,
+                     .size = sizeof gc_start_v2};
     gcev_event ev;
     gcev_error e = poisoned();
     assert_int_equal(gcev_decode(&in, &ev, &e), GCEV_E_UNKNOWN_PROVIDER);
@@ -229,7 +241,13 @@ static void test_status_bad_count_encoding_an_array_its_count_does_not_match(voi
      * elements of 32 bytes (8-byte pointers) at offset 10: one element. */
     uint8_t p[42] = {0};
     p[4] = 1;
-    gcev_input in = {runtime(), 18, 0, 8, p, sizeof p};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = runtime(),
+                     .event_id = 18,
+                     .version = 0,
+                     .pointer_size = 8,
+                     .data = p,
+                     .size = sizeof p};
     gcev_event ev;
     assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
     ev.u.gc_bulk_node.count = 2; /* the count field says 2, the Values view holds 1 */
@@ -264,7 +282,13 @@ static void test_status_limit_payload_of_4_gib(void **state)
 static void test_status_no_space_encoding_into_small_buffer(void **state)
 {
     (void)state;
-    gcev_input in = {runtime(), 1, 2, 8, gc_start_v2, sizeof gc_start_v2};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = runtime(),
+                     .event_id = 1,
+                     .version = 2,
+                     .pointer_size = 8,
+                     .data = gc_start_v2,
+                     .size = sizeof gc_start_v2};
     gcev_event ev;
     assert_int_equal(gcev_decode(&in, &ev, NULL), GCEV_OK);
     uint8_t buf[10];
@@ -388,7 +412,7 @@ static void test_status_limit_block_larger_than_the_limit(void **state)
     (void)state;
     size_t n;
     uint8_t *b = sample(&n);
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_FILE, .max_block_size = 16};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_FILE, .max_block_size = 16};
     gcev_trace *t = NULL;
     gcev_error e = poisoned();
     gcev_status st = gcev_trace_open_memory(b, n, &o, &t, &e);
@@ -427,7 +451,7 @@ static void test_status_nomem_reading_a_trace_into_stats(void **state)
     (void)state;
     size_t n;
     uint8_t *b = sample(&n);
-    gcev_trace_options o = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     assert_int_equal(gcev_trace_open_memory(b, n, &o, &t, NULL), GCEV_OK);
     gcev_stats *s;
@@ -440,7 +464,7 @@ static void test_status_nomem_reading_a_trace_into_stats(void **state)
     assert_int_equal(e.code, GCEV_E_NOMEM);
     assert_non_null(e.message);
     assert_true(e.offset <= n);
-    gcev_stats_input in = {0};
+    gcev_stats_input in = {.struct_size = sizeof in};
     assert_int_equal(gcev_stats_add(s, &in), GCEV_E_INVALID_ARG);
     gcev_status again = gcev_stats_finish(s);
     assert_int_equal(gcev_stats_finish(s), again); /* the same every time */

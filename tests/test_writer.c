@@ -120,8 +120,13 @@ static void check_round_trip_v12(uint32_t version)
             } else {
                 assert_null(ev.stack);
             }
-            gcev_input in = {ev.provider,     ev.event_id, ev.version,
-                             ev.pointer_size, ev.payload,  ev.payload_size};
+            gcev_input in = {.struct_size = sizeof in,
+                             .provider = ev.provider,
+                             .event_id = ev.event_id,
+                             .version = ev.version,
+                             .pointer_size = ev.pointer_size,
+                             .data = ev.payload,
+                             .size = ev.payload_size};
             gcev_event out;
             assert_int_equal(gcev_decode(&in, &out, NULL), GCEV_OK);
             assert_int_equal(out.u.gc_start.count, 8);

@@ -65,6 +65,32 @@ GCEV_API uint32_t gcev_version(void);
 GCEV_API const char *gcev_version_string(void);
 
 /* ------------------------------------------------------------------------ */
+/* Growable structs the caller owns                                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The structs a program fills and passes in (options, input records) begin with
+ * `uint32_t struct_size`: the bytes of the struct as the program was built, so that a
+ * later release can add members at their end without breaking programs built against
+ * this one (doc/ABI.md). Set it to the struct's sizeof: GCEV_INIT(type) does, zeroing the
+ * rest (`gcev_trace_options o = GCEV_INIT(gcev_trace_options);`, or
+ * `{.struct_size = sizeof o, .order = ...}`); 0 (a zero-initialized struct) means the
+ * struct's first layout, that of release 0.2.0 (SOVERSION 1). The library reads only the members that lie
+ * within struct_size (the sizeof of one of the struct's layouts); the others take their
+ * defaults, as 0 gives. A struct_size from 1 to 3 is GCEV_E_INVALID_ARG. A struct_size
+ * larger than this library's struct (a program built against a later release) is
+ * accepted when the bytes past this library's members are 0 (options the program left
+ * unset), else the call fails with GCEV_E_UNSUPPORTED: ignoring them would change what the
+ * call does. The records the library fills in the caller's memory (gcev_event,
+ * gcev_trace_event) have no struct_size: they have a fixed size with reserved room at
+ * their end, which the library zeroes and later releases take new members from.
+ */
+#define GCEV_INIT(type)                                                                                      \
+    {                                                                                                        \
+        .struct_size = sizeof(type)                                                                          \
+    }
+
+/* ------------------------------------------------------------------------ */
 /* Status codes                                                              */
 /* ------------------------------------------------------------------------ */
 
@@ -115,6 +141,11 @@ GCEV_API const char *gcev_status_str(gcev_status status);
  * field    manifest name of the field being read (static text), or NULL when the
  *          problem is not in a field.
  * message  static text describing the problem; never NULL after a failure.
+ */
+/*
+ * gcev_error does not grow (no struct_size member, doc/ABI.md): every failing call fills all of
+ * it, also when the program left it uninitialized. More detail about a failure comes from
+ * functions of the object that failed (gcev_trace_skip_at ...).
  */
 typedef struct gcev_error {
     gcev_status code;
@@ -406,7 +437,9 @@ extern "C" {
 /* Decoding                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* One payload to decode. `struct_size`: see "Growable structs" above (GCEV_INIT). */
 typedef struct gcev_input {
+    uint32_t struct_size;          /* sizeof(gcev_input), or 0: the first layout */
     const gcev_provider *provider; /* from gcev_provider_find() */
     uint16_t event_id;
     uint16_t version;
@@ -415,7 +448,11 @@ typedef struct gcev_input {
     size_t size;
 } gcev_input;
 
-/* A decoded event: its schema and its typed fields. */
+/*
+ * A decoded event: its schema and its typed fields. Its size is fixed (doc/ABI.md): `u` has
+ * GCEV_UNION_SIZE bytes whatever families and fields the manifest gains, and members added
+ * later come out of reserved_, which gcev_decode() zeroes (0 in a new member: not known).
+ */
 typedef struct gcev_event {
     const gcev_event_desc *desc; /* template used (gcev_event_get_info), NULL before decoding */
     uint16_t family;             /* gcev_family: which member of u holds the fields */
@@ -424,7 +461,8 @@ typedef struct gcev_event {
     uint8_t newer_version; /* 1 when decoded with an older template */
     uint32_t consumed;     /* payload bytes the template used */
     uint32_t trailing;     /* payload bytes after them (not an error) */
-    gcev_union u;          /* u.<family> */
+    gcev_union u;          /* u.<family>; GCEV_UNION_SIZE bytes */
+    uint64_t reserved_[4]; /* room for later members; 0 */
 } gcev_event;
 
 /*
@@ -432,8 +470,9 @@ typedef struct gcev_event {
  * On success returns GCEV_OK: out->desc, family, version, pointer_size,
  * newer_version, consumed, trailing and the family struct are set; trailing bytes
  * are never an error (newer versions append fields).
- * On failure returns GCEV_E_INVALID_ARG (in or out NULL, data NULL with size > 0),
- * GCEV_E_UNKNOWN_PROVIDER (in->provider NULL), GCEV_E_UNKNOWN_EVENT,
+ * On failure returns GCEV_E_INVALID_ARG (in or out NULL, data NULL with size > 0,
+ * in->struct_size from 1 to 3), GCEV_E_UNSUPPORTED (in->struct_size past this library's
+ * gcev_input with non-zero bytes there), GCEV_E_UNKNOWN_PROVIDER (in->provider NULL), GCEV_E_UNKNOWN_EVENT,
  * GCEV_E_UNKNOWN_VERSION, GCEV_E_BAD_POINTER_SIZE, GCEV_E_LIMIT (size >= 4 GiB),
  * GCEV_E_TRUNCATED (payload ends inside a field), GCEV_E_UNTERMINATED_STRING or
  * GCEV_E_BAD_COUNT (an array count or byte length larger than what remains), with

@@ -165,7 +165,10 @@ enum {
     GCEV_SESSION_LOSSY = 1u << 1
 };
 
+/* A session's options; a zero member means its default. `struct_size`: gcev.h "Growable structs"
+ * (GCEV_INIT); 0 = the first layout. */
 typedef struct gcev_session_options {
+    uint32_t struct_size;
     uint32_t profile; /* gcev_session_profile; 0 = gc-collect */
     /* GCEV_SESSION_CUSTOM only: 1 to 1000 providers, copied by gcev_session_open(). */
     const gcev_session_provider *providers;
@@ -188,17 +191,20 @@ typedef struct gcev_session_options {
     /* when non-NULL, every byte of the stream is also written to this file (created or
      * truncated, mode 0666 & ~umask): a .nettrace that gcev and TraceEvent read */
     const char *record_path;
-    /* how the stream is read (gcev_trace.h): order (GCEV_TRACE_ORDER_TIME releases events
-     * at each sequence point the runtime sends, GCEV_TRACE_ORDER_STREAM at each of its
-     * ~100 ms flushes), max_block_size */
-    gcev_trace_options trace;
+    /* how the stream is read (gcev_trace.h), or NULL for the defaults: order
+     * (GCEV_TRACE_ORDER_TIME releases events at each sequence point the runtime sends,
+     * GCEV_TRACE_ORDER_STREAM at each of its ~100 ms flushes), max_block_size; copied by
+     * gcev_session_open(). A pointer, not the struct, since gcev_trace_options grows. */
+    const gcev_trace_options *trace;
 } gcev_session_options;
 
 /* What gcev_session_get_info() returns. */
 typedef struct gcev_session_info {
-    gcev_process_info process; /* the target (ProcessInfo2 before the session started) */
-    uint32_t command;          /* CollectTracing version that started the session: 2..6 */
-    uint64_t session_id;       /* the runtime's id of the session */
+    /* the target (ProcessInfo2 before the session started); a pointer, since
+     * gcev_process_info grows (the member was the struct itself before SOVERSION 1) */
+    const gcev_process_info *process;
+    uint32_t command;    /* CollectTracing version that started the session: 2..6 */
+    uint64_t session_id; /* the runtime's id of the session */
     /* refused[N]: the HRESULT with which the runtime refused CollectTracing<N> (N = 2..6)
      * before an older one was accepted; 0 when not tried or accepted. E.g. .NET 10 answers
      * CollectTracing6 with 0x80131385 (unknown command). */
@@ -230,7 +236,8 @@ typedef struct gcev_session gcev_session;
  * out   receives the session, or NULL on failure. Must not be NULL.
  * err   optional (NULL allowed): code, static message; for GCEV_E_REFUSED
  *       err->offset holds the HRESULT of the last command refused (as uint32).
- * Returns GCEV_OK; GCEV_E_INVALID_ARG (out NULL, a bad option: profile,
+ * Returns GCEV_OK; GCEV_E_INVALID_ARG (out NULL, opts->struct_size or opts->trace->struct_size
+ * from 1 to 3, a bad option: profile,
  * max_command outside 2..6, CUSTOM without providers or with more than 1000 or
  * an empty name, a name or argument that is not UTF-8, a request over the
  * protocol's 64 KiB); GCEV_E_NO_PROCESS; GCEV_E_NOT_DOTNET; GCEV_E_PERMISSION;
@@ -238,7 +245,9 @@ typedef struct gcev_session gcev_session;
  * reply, or no trace data, within timeout_ms); GCEV_E_PROCESS_EXITED (the
  * connection closed before the trace header); GCEV_E_IO (including a record
  * file that cannot be created or written); GCEV_E_FORMAT / GCEV_E_UNSUPPORTED /
- * GCEV_E_TRUNCATED_FILE (a malformed reply or stream header); GCEV_E_NOMEM.
+ * GCEV_E_TRUNCATED_FILE (a malformed reply or stream header; GCEV_E_UNSUPPORTED also for
+ * an opts->struct_size past this library's gcev_session_options with an option set there, or the
+ * same of opts->trace); GCEV_E_NOMEM.
  * On failure after the runtime accepted the session, StopTracing is sent
  * before returning, so no session is left running in the process.
  */

@@ -265,8 +265,9 @@ typedef struct gcev_stats_gc {
     uint32_t condemn_reasons1;
     uint32_t global_mechanisms;
     int32_t heap_count;      /* GlobalHeapHistory NumHeaps (>1: server GC) */
-    uint32_t heap_histories; /* GCPerHeapHistory events summed into gens[] */
-    gcev_stats_gen_heap gens[GCEV_STATS_GENS];
+    uint32_t heap_histories; /* GCPerHeapHistory events summed into the generations */
+    /* the generations around the GC (GCEV_STATS_GENS of them): gcev_stats_gc_gen_at(), as
+     * gcev_stats_gen_heap is a record that grows (it was the member gens[] before SOVERSION 1) */
     gcev_stats_mark marks[GCEV_STATS_ROOT_KINDS];
     uint32_t loh_compact_heaps;        /* GCLOHCompact elements (one per heap) */
     uint64_t loh_compact_time_plan;    /* TimePlan, TimeCompact, TimeRelocate: summed over heaps, */
@@ -281,7 +282,7 @@ typedef struct gcev_stats_gc {
     double since_last_restart_ms;    /* DurationSinceLastRestartMSec: pause start (a BGC: its
                                       * GCHeapStats) minus the previous GC's GCHeapStats */
     double pause_time_percent;       /* PauseTimePercentageSinceLastGC */
-    uint64_t heap_size_before;       /* HeapSizeBeforeMB: sum of gens[].size_before */
+    uint64_t heap_size_before;       /* HeapSizeBeforeMB: sum of the generations' size_before */
     uint64_t heap_size_after;        /* HeapSizeAfterMB: GCHeapStats GenerationSize0..4 */
     uint64_t heap_size_peak;         /* HeapSizePeakMB: before, or for a BGC the largest before of
                                       * the GCs inside it */
@@ -527,11 +528,11 @@ typedef struct gcev_stats_gcstats {
 /* One process's GCs and summaries. */
 typedef struct gcev_stats_process {
     uint32_t process_id;
-    uint64_t gc_count;          /* GCs of the process, complete or not */
-    uint64_t complete_count;    /* of which GCEV_STATS_GC_COMPLETE */
-    gcev_stats_gcstats all;     /* GC.Stats() */
-    gcev_stats_gcstats gens[3]; /* GC.Generations()[0..2] */
-    gcev_stats_pauses pauses;   /* every complete GC with a pause */
+    uint64_t gc_count;       /* GCs of the process, complete or not */
+    uint64_t complete_count; /* of which GCEV_STATS_GC_COMPLETE */
+    /* GC.Stats(): gcev_stats_process_stats(); GC.Generations()[0..2]:
+     * gcev_stats_process_gen_stats() (the members all and gens[3] before SOVERSION 1) */
+    gcev_stats_pauses pauses; /* every complete GC with a pause */
     gcev_stats_pauses pauses_by_gen[3];
     gcev_stats_pauses pauses_by_type[3]; /* gcev_stats_gc_type: blocking, background, foreground */
     uint64_t duplicate_starts; /* GCStart events dropped: same Count as the previous GC (.NET Framework
@@ -594,11 +595,13 @@ typedef struct gcev_stats_pairing {
 /* The model                                                                 */
 /* ------------------------------------------------------------------------ */
 
+/* The model's limits and mode; a zero member means its default. `struct_size`: gcev.h "Growable
+ * structs" (GCEV_INIT); 0 = the first layout. */
 typedef struct gcev_stats_options {
-    uint32_t max_segments;    /* live segments tracked; 0 = 65536 */
-    uint32_t max_handles;     /* live GC handles tracked; 0 = 1048576 */
-    uint32_t max_app_domains; /* AppDomains tracked for survived bytes; 0 = 256 */
-    /* Added later; 0 (a zero-initialized struct) gives the defaults. */
+    uint32_t struct_size;
+    uint32_t max_segments;      /* live segments tracked; 0 = 65536 */
+    uint32_t max_handles;       /* live GC handles tracked; 0 = 1048576 */
+    uint32_t max_app_domains;   /* AppDomains tracked for survived bytes; 0 = 256 */
     uint32_t max_heap_records;  /* per-heap records kept over all GCs; 0 = 262144 (~0.3 GB);
                                  * GCs past it get GCEV_STATS_GC_HEAPS_DROPPED */
     uint32_t max_pins;          /* distinct pinned objects and plugs tracked per GC; 0 = 65536 */
@@ -613,15 +616,18 @@ typedef struct gcev_stats gcev_stats;
  * Creates an empty model. opts may be NULL: every option at its default (a zero member also
  * means its default). On success returns GCEV_OK and *out owns the model: free it with
  * gcev_stats_free(). On failure *out is NULL (when out is not NULL) and the status is
- * GCEV_E_INVALID_ARG (out NULL) or GCEV_E_NOMEM.
+ * GCEV_E_INVALID_ARG (out NULL, opts->struct_size from 1 to 3), GCEV_E_UNSUPPORTED (opts->struct_size
+ * past this library's gcev_stats_options with an option set there) or GCEV_E_NOMEM.
  */
 GCEV_API gcev_status gcev_stats_create(const gcev_stats_options *opts, gcev_stats **out);
 
 /* Frees the model and every record, list and string it returned. s may be NULL. */
 GCEV_API void gcev_stats_free(gcev_stats *s);
 
-/* One event given as raw bytes, for profilers that do not use gcev's readers. */
+/* One event given as raw bytes, for profilers that do not use gcev's readers. `struct_size`:
+ * gcev.h "Growable structs" (GCEV_INIT); 0 = the first layout. */
 typedef struct gcev_stats_input {
+    uint32_t struct_size;
     const gcev_provider *provider; /* compiled provider, or NULL (the event is only counted) */
     uint16_t event_id;
     uint16_t version;
@@ -630,7 +636,7 @@ typedef struct gcev_stats_input {
     uint32_t payload_size;
     double ms; /* timestamp, ms from any fixed origin */
     uint64_t thread_id;
-    uint32_t process_id; /* added later: 0 when unknown (then all such events are one process) */
+    uint32_t process_id; /* 0 when unknown (then all such events are one process) */
 } gcev_stats_input;
 
 /*
@@ -639,7 +645,8 @@ typedef struct gcev_stats_input {
  * providers, or that are not GC events, only extend the time span (summary.events,
  * first_ms/last_ms). Returns:
  * - GCEV_OK: the event was used or ignored;
- * - GCEV_E_INVALID_ARG: s or in NULL, or the model is finished;
+ * - GCEV_E_INVALID_ARG: s or in NULL, in->struct_size from 1 to 3, or the model is finished;
+ * - GCEV_E_UNSUPPORTED: in->struct_size past this library's gcev_stats_input with a member set there;
  * - a decode status (GCEV_E_TRUNCATED, GCEV_E_BAD_COUNT, GCEV_E_BAD_POINTER_SIZE, ...; see
  *   gcev_decode()) for a malformed GC payload: the event is skipped and counted in
  *   summary.decode_errors, and the model stays usable;
@@ -792,6 +799,14 @@ GCEV_API const gcev_stats_segment *gcev_stats_live_segment_at(const gcev_stats *
 GCEV_API const gcev_stats_handle *gcev_stats_live_handle_at(const gcev_stats *s, size_t i);
 
 /*
+ * Generation gen (0, 1, 2, 3 LOH, 4 POH: gcev_stats_gen_name()) of g around the GC; NULL when
+ * gen >= GCEV_STATS_GENS or g is not one of s's records (NULL included). Every generation has
+ * a record; its `present` mask says which values the trace gave (0: none).
+ */
+GCEV_API const gcev_stats_gen_heap *gcev_stats_gc_gen_at(const gcev_stats *s, const gcev_stats_gc *g,
+                                                         unsigned gen);
+
+/*
  * Per-heap records of g (g->heaps of them, by heap number), or NULL when i >= g->heaps or g
  * is not one of s's records (NULL included).
  */
@@ -811,6 +826,13 @@ GCEV_API size_t gcev_stats_process_count(const gcev_stats *s);
 GCEV_API const gcev_stats_process *gcev_stats_process_at(const gcev_stats *s, size_t i);
 /* The process with this id (0: events without a process id), or NULL. */
 GCEV_API const gcev_stats_process *gcev_stats_process_find(const gcev_stats *s, uint32_t process_id);
+/* TraceEvent's GC.Stats() of process p: its complete GCs; NULL for a p not of s (NULL
+ * included). Final after gcev_stats_finish(). */
+GCEV_API const gcev_stats_gcstats *gcev_stats_process_stats(const gcev_stats *s, const gcev_stats_process *p);
+/* TraceEvent's GC.Generations()[gen] of process p: its complete GCs of condemned generation
+ * gen (0, 1 or 2); NULL for another gen or a p not of s. Final after gcev_stats_finish(). */
+GCEV_API const gcev_stats_gcstats *gcev_stats_process_gen_stats(const gcev_stats *s,
+                                                                const gcev_stats_process *p, unsigned gen);
 /* The j-th GC (start order) of process p (p->gc_count of them); NULL past the end or for a p
  * not of s (NULL included). */
 GCEV_API const gcev_stats_gc *gcev_stats_process_gc_at(const gcev_stats *s, const gcev_stats_process *p,
@@ -881,9 +903,12 @@ typedef enum gcev_stats_type {
     GCEV_STATS_T_TEXT,    /* a label computed from the record: val.text */
     GCEV_STATS_T_COUNTS,  /* uint8_t[size] of counts named name(i); JSON {name: count} of the non-zero */
     GCEV_STATS_T_OBJECT,  /* opens the JSON object group.key; no value */
-    GCEV_STATS_T_RECORD,  /* one record of kind elem_kind embedded at offset */
-    GCEV_STATS_T_RECORDS, /* records embedded at offset (an array filling size): of kind
-                           * elem_kind, or (elem_kind -1) a struct without a table */
+    GCEV_STATS_T_RECORD,  /* one record of kind elem_kind: embedded at offset when size > 0,
+                           * else read with the record's accessor (gcev_stats_process_stats) */
+    GCEV_STATS_T_RECORDS, /* records of kind elem_kind, or (elem_kind -1) a struct without a
+                           * table: embedded at offset (an array filling size) when size > 0,
+                           * else read with the record's accessor (gcev_stats_gc_gen_at,
+                           * gcev_stats_process_gen_stats) */
     GCEV_STATS_T_ARRAY    /* a list read with an accessor (its count at offset when size > 0:
                            * val.u); elements of kind elem_kind, or (-1) the entry's definition
                            * names their keys */

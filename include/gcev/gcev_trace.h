@@ -79,6 +79,11 @@ typedef struct gcev_trace_field {
     uint8_t flags;        /* GCEV_FIELD_* */
 } gcev_trace_field;
 
+/*
+ * One event, filled by gcev_trace_next() in the caller's struct. Its size is fixed
+ * (doc/ABI.md): members added later come out of reserved_, which the reader zeroes
+ * (0 in a new member: not known).
+ */
 typedef struct gcev_trace_event {
     /* Who */
     const char *provider_name; /* UTF-8, NUL-terminated; "" when unknown */
@@ -132,6 +137,7 @@ typedef struct gcev_trace_event {
      * gcev_trace_close(); NULL when the reader has no such record (ETL, CTF).
      */
     const void *kind;
+    uint64_t reserved_[8]; /* room for later members; 0 */
 } gcev_trace_event;
 
 /* Reads up to n bytes into buf; returns bytes read, 0 at end, -1 on error. */
@@ -165,10 +171,11 @@ enum {
     GCEV_TRACE_ORDER_STREAM = 2
 };
 
+/* How a trace is read. `struct_size`: gcev.h "Growable structs" (GCEV_INIT); 0 = the first layout. */
 typedef struct gcev_trace_options {
+    uint32_t struct_size;
     uint32_t order;          /* GCEV_TRACE_ORDER_* */
     uint32_t max_block_size; /* safety limit for one block/buffer; 0 = default (256 MiB) */
-    /* Added later; 0 (a zero-initialized struct) keeps the behaviour before it. */
     /*
      * 1: read past damage. A fault in the data (GCEV_E_FORMAT, GCEV_E_TRUNCATED_FILE,
      * GCEV_E_LIMIT, GCEV_E_UNSUPPORTED inside the trace; never at open) no longer ends the
@@ -209,7 +216,9 @@ typedef struct gcev_trace gcev_trace;
  * blocks); the format is detected from its first bytes and its header is read.
  * opts may be NULL (file order, default limits). On success *out owns the
  * trace: close it with gcev_trace_close(). On failure *out is NULL and *err says
- * why: GCEV_E_INVALID_ARG (path or out NULL), GCEV_E_IO (cannot open or read;
+ * why: GCEV_E_INVALID_ARG (path or out NULL, opts->struct_size from 1 to 3), GCEV_E_UNSUPPORTED
+ * (opts->struct_size past this library's gcev_trace_options with an option set there; also see
+ * below), GCEV_E_IO (cannot open or read;
  * offset 0 when it cannot be opened; errno
  * holds the OS's reason when the call returns), GCEV_E_NOMEM, GCEV_E_TRUNCATED_FILE (the
  * input ends inside its header; offset = where the record cut short starts, 0

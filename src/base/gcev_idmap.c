@@ -176,7 +176,8 @@ static int idmap_grow(gcev_idmap *m)
 
 int gcev_idmap_put(gcev_idmap *m, uint64_t key, uint32_t val)
 {
-    if ((m->count + 1) * 2 > m->cap && !idmap_grow(m)) {
+    /* a replace needs no room: the map may be full to its bound and still take it */
+    if ((m->count + 1) * 2 > m->cap && gcev_idmap_get(m, key) == UINT32_MAX && !idmap_grow(m)) {
         return 0;
     }
     size_t h = idmap_slot(m, key, m->cap - 1);
@@ -190,6 +191,35 @@ int gcev_idmap_put(gcev_idmap *m, uint64_t key, uint32_t val)
     }
     m->keys[h] = key;
     m->vals[h] = val;
+    return 1;
+}
+
+int gcev_idmap_remove(gcev_idmap *m, uint64_t key)
+{
+    if (m->cap == 0) {
+        return 0;
+    }
+    const size_t mask = m->cap - 1;
+    size_t h = idmap_slot(m, key, mask);
+    while (m->vals[h] != UINT32_MAX && m->keys[h] != key) {
+        h = (h + 1) & mask;
+    }
+    if (m->vals[h] == UINT32_MAX) {
+        return 0;
+    }
+    /* backward-shift deletion: an entry after the hole moves into it unless its home slot
+     * lies cyclically in (hole, j], where a look-up would no longer reach it */
+    size_t hole = h;
+    for (size_t j = (h + 1) & mask; m->vals[j] != UINT32_MAX; j = (j + 1) & mask) {
+        size_t home = idmap_slot(m, m->keys[j], mask);
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+            m->keys[hole] = m->keys[j];
+            m->vals[hole] = m->vals[j];
+            hole = j;
+        }
+    }
+    m->vals[hole] = UINT32_MAX;
+    m->count--;
     return 1;
 }
 

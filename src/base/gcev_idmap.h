@@ -25,8 +25,10 @@ typedef struct gcev_idmap {
 
 /* Index stored for key, or UINT32_MAX. */
 uint32_t gcev_idmap_get(const gcev_idmap *m, uint64_t key);
-/* Inserts or replaces; returns 0 when out of memory. */
+/* Inserts or replaces; returns 0 when out of memory (a replace never fails). */
 int gcev_idmap_put(gcev_idmap *m, uint64_t key, uint32_t val);
+/* Removes key; 1 when it was there, else 0. Leaves no tombstone (probe runs are shifted back). */
+int gcev_idmap_remove(gcev_idmap *m, uint64_t key);
 /* Removes every entry, keeping the storage. */
 void gcev_idmap_clear(gcev_idmap *m);
 void gcev_idmap_free(gcev_idmap *m);

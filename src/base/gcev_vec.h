@@ -12,4 +12,8 @@
  */
 int gcev_reserve(void **v, size_t *cap, size_t need, size_t size);
 
+/* As gcev_reserve(), doubling from `first` items (a list that is mostly short: per-GC
+ * records). */
+int gcev_reserve_from(void **v, size_t *cap, size_t need, size_t size, size_t first);
+
 #endif

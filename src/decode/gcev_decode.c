@@ -442,6 +442,7 @@ gcev_status gcev_decode_engine_event(const gcev_input *in, gcev_event *out, gcev
     out->desc = NULL;
     out->family = GCEV_FAMILY_NONE;
     out->consumed = out->trailing = 0;
+    memset(out->reserved_, 0, sizeof out->reserved_); /* the room of later members reads 0 */
     if (!in->provider) {
         return fail(err, GCEV_E_UNKNOWN_PROVIDER, 0, NULL);
     }

@@ -8,22 +8,52 @@
  */
 #include <gcev/gcev.h>
 
+#include "gcev_compiler.h"
 #include "gcev_decode.h"
 #include "gcev_error.h"
 #include "gcev_fast.h"
 #include "gcev_schema_desc.h"
+#include "gcev_sized.h"
+
+/* The first layout of gcev_input (gcev.h "Growable structs"). */
+#define INPUT_V1 GCEV_SIZE_TO(gcev_input, size)
+
+/* Every family fits the union's fixed size: gcev_event's layout does not follow the manifest. */
+_Static_assert(sizeof(gcev_union) == GCEV_UNION_SIZE, "a family struct outgrew GCEV_UNION_SIZE");
 
 static gcev_status fail(gcev_error *err, gcev_status code)
 {
     return gcev_error_set(err, code, 0, NULL, NULL);
 }
 
+/* An input of another layout than this library's: decoded through a whole one. */
+static GCEV_NOINLINE gcev_status decode_sized(const gcev_input *in, gcev_event *out, gcev_error *err)
+{
+    if (!in || !out) {
+        return gcev_error_set(err, GCEV_E_INVALID_ARG, 0, NULL, "input and output are required");
+    }
+    gcev_input whole;
+    gcev_status st = gcev_sized_in(&whole, sizeof whole, in, INPUT_V1);
+    if (st != GCEV_OK) {
+        return gcev_error_set(err, st, 0, NULL,
+                              st == GCEV_E_INVALID_ARG
+                                  ? "gcev_input.struct_size is from 1 to 3"
+                                  : "gcev_input sets a member this library does not know");
+    }
+    return gcev_decode(&whole, out, err);
+}
+
 gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
 {
-    /* The hot path: valid arguments and an event with a body, which the call below
-     * reaches as a tail call. Anything else, and a body's payload too short for its
-     * template, is the engine's (with every check and error in one place). */
-    if (in && out && in->provider && (in->pointer_size == 4 || in->pointer_size == 8) && in->data &&
+    /* The hot path: valid arguments, an input of this library's layout and an event with
+     * a body, which the call below reaches as a tail call. Anything else, and a body's
+     * payload too short for its template, is the engine's (with every check and error in
+     * one place). */
+    if (!in || !out || !gcev_sized_whole(in, sizeof *in, INPUT_V1)) {
+        return decode_sized(in, out, err);
+    }
+    out->reserved_[0] = out->reserved_[1] = out->reserved_[2] = out->reserved_[3] = 0;
+    if (in->provider && (in->pointer_size == 4 || in->pointer_size == 8) && in->data &&
         in->size <= UINT32_MAX - 1) {
         const unsigned k = gcev_desc_lookup(in->provider, in->event_id, in->version);
         if (!k) {

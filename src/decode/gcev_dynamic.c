@@ -53,7 +53,12 @@ gcev_status gcev_decode_dynamic(const gcev_event *outer, gcev_event *inner, gcev
         return gcev_error_set(err, GCEV_E_TRUNCATED, 0, "Version",
                               "dynamic event data too short for its version");
     }
-    gcev_input in = {p,           named->id, gcev_rd_u16le(d->data.data), outer->pointer_size, d->data.data,
-                     d->data.size};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = p,
+                     .event_id = named->id,
+                     .version = gcev_rd_u16le(d->data.data),
+                     .pointer_size = outer->pointer_size,
+                     .data = d->data.data,
+                     .size = d->data.size};
     return gcev_decode(&in, inner, err);
 }

@@ -681,7 +681,7 @@ gcev_status gcev_heap_read_file(const char *path, gcev_heap_set **out, gcev_erro
         return GCEV_E_INVALID_ARG;
     }
     *out = NULL;
-    gcev_trace_options o = {0};
+    gcev_trace_options o = {.struct_size = sizeof o};
     o.order = GCEV_TRACE_ORDER_TIME;
     gcev_trace *t;
     gcev_status st = gcev_trace_open_file(path, &o, &t, err);

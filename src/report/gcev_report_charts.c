@@ -208,9 +208,9 @@ static void legend_item(gcev_rb *b, const char *cls, const char *text, const cha
 /* Stacking order, bottom first: the steady generations under the one that churns. */
 static const int stack_order[GCEV_STATS_GENS] = {2, 3, 4, 1, 0};
 
-static uint64_t gen_size(const gcev_stats_gc *g, int gen, int after)
+static uint64_t gen_size(const gcev_stats *s, const gcev_stats_gc *g, int gen, int after)
 {
-    const gcev_stats_gen_heap *h = &g->gens[gen];
+    const gcev_stats_gen_heap *h = gcev_stats_gc_gen_at(s, g, (unsigned)gen);
     uint32_t bit = after ? GCEV_STATS_HEAP_HAS_SIZE_AFTER : GCEV_STATS_HEAP_HAS_SIZE_BEFORE;
     return (h->present & bit) ? (after ? h->size_after : h->size_before) : 0;
 }
@@ -223,7 +223,7 @@ static int heap_gens(const gcev_rep *r, int after)
     for (size_t i = 0; i < r->n; i++) {
         const gcev_stats_gc *g = gcev_stats_gc_at(r->s, i);
         for (int k = 0; k < GCEV_STATS_GENS; k++) {
-            gens |= (g->gens[k].present & bit) ? 1 << k : 0;
+            gens |= (gcev_stats_gc_gen_at(r->s, g, (unsigned)k)->present & bit) ? 1 << k : 0;
         }
     }
     return gens;
@@ -237,8 +237,8 @@ static double heap_top(const gcev_rep *r, int gens_before, int gens_after, doubl
         const gcev_stats_gc *g = gcev_stats_gc_at(r->s, i);
         double tb = 0, ta = 0;
         for (int k = 0; k < GCEV_STATS_GENS; k++) {
-            tb += (gens_before & (1 << k)) ? (double)gen_size(g, k, 0) : 0;
-            ta += (gens_after & (1 << k)) ? (double)gen_size(g, k, 1) : 0;
+            tb += (gens_before & (1 << k)) ? (double)gen_size(r->s, g, k, 0) : 0;
+            ta += (gens_after & (1 << k)) ? (double)gen_size(r->s, g, k, 1) : 0;
         }
         ymax = tb > ymax ? tb : ymax;
         ymax = ta > ymax ? ta : ymax;
@@ -256,8 +256,8 @@ static void heap_chart(gcev_rep *r, int after, int gens, double top, double step
         double total = 0;
         int has = 0;
         for (int k = 0; k < GCEV_STATS_GENS; k++) {
-            has |= (g->gens[k].present & bit) != 0;
-            total += (double)gen_size(g, k, after);
+            has |= (gcev_stats_gc_gen_at(r->s, g, (unsigned)k)->present & bit) != 0;
+            total += (double)gen_size(r->s, g, k, after);
         }
         /* per bucket: the GCs with the largest and the smallest heap */
         r->has[i] = (unsigned char)has;
@@ -295,9 +295,9 @@ static void heap_chart(gcev_rep *r, int after, int gens, double top, double step
                 continue;
             }
             const gcev_stats_gc *g = gcev_stats_gc_at(r->s, i);
-            double below = 0, size = (double)gen_size(g, q, after);
+            double below = 0, size = (double)gen_size(r->s, g, q, after);
             for (int l = 0; l < layer; l++) {
-                below += (double)gen_size(g, stack_order[l], after);
+                below += (double)gen_size(r->s, g, stack_order[l], after);
             }
             double y0 = T + H - below / 1e6 / top * H, y1 = T + H - (below + size) / 1e6 / top * H;
             if (y0 - y1 < 0.5) {

@@ -288,7 +288,7 @@ static void rollups(gcev_rep *r)
     size_t np = gcev_stats_process_count(r->s);
     for (size_t i = 0; i < np; i++) {
         const gcev_stats_process *p = gcev_stats_process_at(r->s, i);
-        const gcev_stats_gcstats *all = &p->all;
+        const gcev_stats_gcstats *all = gcev_stats_process_stats(r->s, p);
         gcev_rb_printf(b, "<div class=\"rollup\" id=\"rollup-%zu\"><h3>", i);
         if (p->process_id) {
             gcev_rb_printf(b, "Process %u: ", p->process_id);
@@ -326,7 +326,8 @@ static void rollups(gcev_rep *r)
         gcev_rb_puts(b, "<th>Promoted MB</th></tr></thead><tbody>");
         rollup_row(b, i, -1, all, &p->pauses, compat);
         for (int g = 0; g < 3; g++) {
-            rollup_row(b, i, g, &p->gens[g], &p->pauses_by_gen[g], compat);
+            rollup_row(b, i, g, gcev_stats_process_gen_stats(r->s, p, (unsigned)g), &p->pauses_by_gen[g],
+                       compat);
         }
         gcev_rb_puts(b, "</tbody></table></div></div>");
     }
@@ -514,11 +515,13 @@ static gcev_status gc_col_metrics(const gcev_stats_metric *m[GC_COLS])
 
 /* One GC's row: numbers as integers or with 3 decimals (the page rounds for display), a label
  * as a string, null where the trace lacks the value. */
-static void gc_row(gcev_rb *b, const gcev_stats_gc *g, const gcev_stats_metric *const m[GC_COLS])
+static void gc_row(gcev_rb *b, const gcev_stats *s, const gcev_stats_gc *g,
+                   const gcev_stats_metric *const m[GC_COLS])
 {
     gcev_rb_putc(b, '[');
     for (size_t c = 0; c < GC_COLS; c++) {
-        const void *rec = cols[c].gen < 0 ? (const void *)g : (const void *)&g->gens[cols[c].gen];
+        const void *rec = cols[c].gen < 0 ? (const void *)g
+                                          : (const void *)gcev_stats_gc_gen_at(s, g, (unsigned)cols[c].gen);
         gcev_stats_val v;
         if (c) {
             gcev_rb_putc(b, ',');
@@ -646,7 +649,7 @@ static gcev_status data_json(gcev_rep *r, uint32_t rows)
         if (i) {
             gcev_rb_puts(b, ",\n");
         }
-        gc_row(b, gcev_stats_gc_at(r->s, i), m);
+        gc_row(b, r->s, gcev_stats_gc_at(r->s, i), m);
     }
     gcev_rb_puts(b, "]}</script>\n");
     return GCEV_OK;

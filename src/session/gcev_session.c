@@ -28,6 +28,7 @@
 #include "gcev_discover.h"
 #include "gcev_error.h"
 #include "gcev_ipc.h"
+#include "gcev_sized.h"
 #include "gcev_process.h"
 #include "gcev_read.h"
 
@@ -75,6 +76,7 @@ typedef enum end_reason {
 struct gcev_session {
     gcev_endpoint ep;
     gcev_session_info info;
+    gcev_process_info process; /* info.process points here */
     gcev_session_options opts;
     int sock;    /* the stream's connection */
     int wake[2]; /* request_stop() writes to wake[1] */
@@ -300,7 +302,7 @@ static void session_free(gcev_session *s)
         close(s->record_fd);
     }
     gcev_endpoint_close(&s->ep);
-    gcev_process_info_clear(&s->info.process);
+    gcev_process_info_clear(&s->process);
     free((char *)s->info.record_path);
     free(s->payload);
     free(s);
@@ -431,12 +433,22 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
         return fail(err, GCEV_E_INVALID_ARG, 0, "out is NULL");
     }
     *out = NULL;
+    /* the caller's structs in whichever layout it was built with (gcev.h "Growable structs") */
     gcev_session_options o;
-    if (opts) {
-        o = *opts;
-    } else {
-        memset(&o, 0, sizeof o);
+    gcev_trace_options trace_opts;
+    gcev_status st = gcev_sized_in(&o, sizeof o, opts, GCEV_SIZE_TO(gcev_session_options, trace));
+    if (st == GCEV_OK) {
+        st = gcev_sized_in(&trace_opts, sizeof trace_opts, o.trace,
+                           GCEV_SIZE_TO(gcev_trace_options, keep_going));
     }
+    if (st != GCEV_OK) {
+        return fail(
+            err, st, 0,
+            st == GCEV_E_INVALID_ARG
+                ? "gcev_session_options or its trace options: struct_size from 1 to 3"
+                : "gcev_session_options or its trace options set an option this library does not know");
+    }
+    o.trace = NULL; /* the caller's: trace_opts is the copy */
     if (!o.max_command) {
         o.max_command = NEWEST_COMMAND;
     }
@@ -456,6 +468,7 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
     if (!s) {
         return fail(err, GCEV_E_NOMEM, 0, NULL);
     }
+    s->info.process = &s->process;
     s->sock = -1;
     s->wake[0] = s->wake[1] = -1;
     s->record_fd = -1;
@@ -463,7 +476,6 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
     s->opts = o;
     s->opts.record_path = NULL; /* the caller's string: only our copy is kept */
     s->opts.providers = NULL;   /* used by start_tracing() before open returns */
-    gcev_status st;
     s->payload = malloc(GCEV_PROCESS_REPLY_CAP);
     if (!s->payload || pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
         st = fail(err, s->payload ? GCEV_E_IO : GCEV_E_NOMEM, 0, "cannot create the wake-up pipe");
@@ -474,7 +486,7 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
         goto fail;
     }
     int32_t refused;
-    st = gcev_process_fetch_info(&s->ep, o.timeout_ms, &s->info.process, &refused, s->payload, err);
+    st = gcev_process_fetch_info(&s->ep, o.timeout_ms, &s->process, &refused, s->payload, err);
     if (st != GCEV_OK) {
         goto fail;
     }
@@ -501,7 +513,7 @@ gcev_status gcev_session_open(uint32_t pid, const gcev_session_options *opts, gc
     s->t_last_data = s->t_start;
     s->t_open_deadline = s->t_start + o.timeout_ms;
     s->t_duration = o.duration_ms ? s->t_start + o.duration_ms : 0;
-    st = gcev_trace_open_reader(session_read, s, &o.trace, &s->trace, err);
+    st = gcev_trace_open_reader(session_read, s, &trace_opts, &s->trace, err);
     if (st != GCEV_OK) {
         st = gcev_session_status(s, st, err);
         if (s->end == END_EOF && st != GCEV_E_PROCESS_EXITED) {

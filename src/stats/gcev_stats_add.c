@@ -69,11 +69,22 @@ gcev_status gcev_stats_add(gcev_stats *s, const gcev_stats_input *in)
     if (!s || !in || s->finished) {
         return GCEV_E_INVALID_ARG;
     }
+    if (!gcev_sized_whole(in, sizeof *in, STATS_INPUT_V1)) {
+        /* another layout than this library's (gcev.h "Growable structs") */
+        gcev_stats_input whole;
+        gcev_status st = gcev_sized_in(&whole, sizeof whole, in, STATS_INPUT_V1);
+        return st == GCEV_OK ? gcev_stats_add(s, &whole) : st;
+    }
     /* One look-up per event: gcev_decode resolves the event; only when it fails before
      * resolving (bad pointer size or size) is the event looked up again, to tell a
      * malformed GC event from a non-GC one. */
-    gcev_input di = {in->provider,     in->event_id, in->version,
-                     in->pointer_size, in->payload,  in->payload_size};
+    gcev_input di = {.struct_size = sizeof di,
+                     .provider = in->provider,
+                     .event_id = in->event_id,
+                     .version = in->version,
+                     .pointer_size = in->pointer_size,
+                     .data = in->payload,
+                     .size = in->payload_size};
     gcev_event ev;
     gcev_status st = gcev_decode(&di, &ev, NULL);
     if (st != GCEV_OK && !ev.desc &&
@@ -98,8 +109,16 @@ gcev_status gcev_stats_add_trace_event(gcev_stats *s, const gcev_trace_event *ev
     if (!s || !ev) {
         return GCEV_E_INVALID_ARG;
     }
-    gcev_stats_input in = {ev->provider,     ev->event_id, ev->version,   ev->pointer_size, ev->payload,
-                           ev->payload_size, ev->ms,       ev->thread_id, ev->process_id};
+    gcev_stats_input in = {.struct_size = sizeof in,
+                           .provider = ev->provider,
+                           .event_id = ev->event_id,
+                           .version = ev->version,
+                           .pointer_size = ev->pointer_size,
+                           .payload = ev->payload,
+                           .payload_size = ev->payload_size,
+                           .ms = ev->ms,
+                           .thread_id = ev->thread_id,
+                           .process_id = ev->process_id};
     return gcev_stats_add(s, &in);
 }
 

@@ -119,7 +119,7 @@ static void size_before(gcev_stats *s, const stats_proc *p, size_t index)
     int any = 0;
     uint64_t total = 0;
     for (int gen = 0; gen < GCEV_STATS_GENS; gen++) {
-        gcev_stats_gen_heap *h = &g->gens[gen];
+        gcev_stats_gen_heap *h = &STATS_GENS(s, g)[gen];
         if (valid_gen(g, x, gen)) {
             any = 1;
             total += h->size_before; /* the histories' sum */
@@ -155,11 +155,11 @@ static void size_before(gcev_stats *s, const stats_proc *p, size_t index)
                 has = 1;
             }
         } else {
-            uint64_t ps = prev->gens[gen].size_after;
+            uint64_t ps = STATS_GENS(s, prev)[gen].size_after;
             if (gen == GEN0) {
                 v = ps > tick0 ? ps : tick0;
             } else if (gen >= LOH && (g->present & GCEV_STATS_GC_HAS_HEAP_STATS)) {
-                v = ps > g->gens[gen].size_after ? ps : g->gens[gen].size_after;
+                v = ps > STATS_GENS(s, g)[gen].size_after ? ps : STATS_GENS(s, g)[gen].size_after;
             } else {
                 v = ps;
             }
@@ -215,11 +215,11 @@ static int user_allocated(gcev_stats *s, const stats_proc *p, size_t index, int 
         if (nc != x->hist_count || np != px->hist_count) {
             /* per-heap records were not kept (max_heap_records) or a heap sent two histories:
              * the sums give the same total when every heap is in both GCs */
-            int64_t prev_obj = (int64_t)pg->gens[gen].obj_size_after;
+            int64_t prev_obj = (int64_t)STATS_GENS(s, pg)[gen].obj_size_after;
             if ((gen == LOH || gen == POH) && prev_obj == 0 && pg->generation < 1) {
-                prev_obj = (int64_t)pg->gens[gen].obj_space_before;
+                prev_obj = (int64_t)STATS_GENS(s, pg)[gen].obj_space_before;
             }
-            *out = (int64_t)g->gens[gen].obj_space_before - prev_obj;
+            *out = (int64_t)STATS_GENS(s, g)[gen].obj_space_before - prev_obj;
             return 1;
         }
         int64_t total = 0;
@@ -294,7 +294,7 @@ static void per_generation(const gcev_stats *s, gcev_stats_gc *g, const stats_gc
     const stats_heap *list[MAX_HEAPS];
     uint32_t n = histories(x, list, MAX_HEAPS);
     for (int gen = 0; gen < GCEV_STATS_GENS; gen++) {
-        gcev_stats_gen_heap *h = &g->gens[gen];
+        gcev_stats_gen_heap *h = &STATS_GENS(s, g)[gen];
         h->present &= ~(GCEV_STATS_HEAP_HAS_SURVIVAL | GCEV_STATS_HEAP_HAS_FRAG_PERCENT |
                         GCEV_STATS_HEAP_FRAG_PERCENT_INFINITE);
         if (!valid_gen(g, x, gen)) {
@@ -402,7 +402,7 @@ static void allocation(gcev_stats *s, const stats_proc *p, size_t index)
     int64_t total = 0;
     int any = 0;
     for (int i = 0; i < 3; i++) {
-        gcev_stats_gen_heap *h = &g->gens[gens[i]];
+        gcev_stats_gen_heap *h = &STATS_GENS(s, g)[gens[i]];
         int64_t v;
         h->present &= ~GCEV_STATS_HEAP_HAS_USER_ALLOCATED;
         if (user_allocated(s, p, index, gens[i], &v)) {
@@ -464,8 +464,8 @@ void gcev_stats_derive_own(gcev_stats *s, const stats_proc *p, size_t i)
         for (int gen = 0; gen < GCEV_STATS_GENS && x->hist_count; gen++) {
             int rewritten = gen >= LOH ? g->generation >= 2 : (uint32_t)gen <= g->generation + 1;
             if (valid_gen(g, x, gen) && rewritten && !s->compat) {
-                g->gens[gen].size_after = x->hist_size_after[gen];
-                g->gens[gen].present |= GCEV_STATS_HEAP_HAS_SIZE_AFTER;
+                STATS_GENS(s, g)[gen].size_after = x->hist_size_after[gen];
+                STATS_GENS(s, g)[gen].present |= GCEV_STATS_HEAP_HAS_SIZE_AFTER;
             }
         }
     }
@@ -494,9 +494,9 @@ static void derive_after(gcev_stats *s, const stats_proc *p, size_t i)
             /* the pinned plug totals too: TraceEvent sums them in OnEnd (L2686-2719) */
             g->present &= ~(ON_END_BITS | GCEV_STATS_GC_HAS_PINNED_PLUGS);
             for (int gen = 0; gen < GCEV_STATS_GENS; gen++) {
-                g->gens[gen].present &=
-                    ~(GCEV_STATS_HEAP_HAS_SIZE_BEFORE | GCEV_STATS_HEAP_SIZE_BEFORE_ESTIMATED |
-                      GCEV_STATS_HEAP_HAS_USER_ALLOCATED);
+                STATS_GENS(s, g)
+                [gen].present &= ~(GCEV_STATS_HEAP_HAS_SIZE_BEFORE | GCEV_STATS_HEAP_SIZE_BEFORE_ESTIMATED |
+                                   GCEV_STATS_HEAP_HAS_USER_ALLOCATED);
             }
         }
     }

@@ -74,7 +74,7 @@ static void on_per_heap_history(gcev_stats *s, stats_proc *p, const gcev_gc_per_
         int64_t osb = (int64_t)(v.size_before - v.free_list_before - v.free_obj_before);
         int64_t out = (int64_t)(v.pinned_surv + v.none_pinned_surv);
         d->surv_rate = osb == 0 ? 0 : (uint32_t)(int64_t)((double)out * 100.0 / (double)osb);
-        gcev_stats_gen_heap *h = &g->gens[i];
+        gcev_stats_gen_heap *h = &STATS_GENS(s, g)[i];
         h->size_before += v.size_before;
         h->frag_before += v.free_list_before + v.free_obj_before;
         h->frag_after += v.free_list_after + v.free_obj_after;
@@ -269,21 +269,15 @@ static void add_pin(gcev_stats *s, long gi, int plug, uint64_t a, uint64_t b)
     stats_gcx *x = &s->gcx[gi];
     stats_pin **list = plug ? &x->plugs : &x->pins;
     uint32_t *n = plug ? &x->nplugs : &x->npins;
-    uint32_t *cap = plug ? &x->cap_plugs : &x->cap_pins;
+    size_t *cap = plug ? &x->cap_plugs : &x->cap_pins;
     if (*n >= s->opts.max_pins) {
         s->gcs[gi].flags |= GCEV_STATS_GC_PINS_DROPPED;
         s->sum.limit_hit = 1;
         return;
     }
-    if (*n == *cap) {
-        uint32_t c = *cap ? *cap * 2 : 16;
-        stats_pin *l = realloc(*list, c * sizeof *l);
-        if (!l) {
-            s->gcs[gi].flags |= GCEV_STATS_GC_PINS_DROPPED;
-            return;
-        }
-        *list = l;
-        *cap = c;
+    if (!gcev_reserve((void **)list, cap, (size_t)*n + 1, sizeof **list)) {
+        s->gcs[gi].flags |= GCEV_STATS_GC_PINS_DROPPED;
+        return;
     }
     stats_pin *e = &(*list)[(*n)++];
     e->a = a;
@@ -361,14 +355,9 @@ static void on_fit_buckets(gcev_stats *s, stats_proc *p, const gcev_gc_fit_bucke
         if (gcev_gc_fit_bucket_info_values_at(&e->values, i, &v, NULL) != GCEV_OK) {
             break;
         }
-        if (g->fit_buckets == x->cap_buckets) {
-            uint32_t c = x->cap_buckets ? x->cap_buckets * 2 : 16;
-            gcev_stats_fit_bucket *l = realloc(x->buckets, c * sizeof *l);
-            if (!l) {
-                return;
-            }
-            x->buckets = l;
-            x->cap_buckets = c;
+        if (!gcev_reserve((void **)&x->buckets, &x->cap_buckets, (size_t)g->fit_buckets + 1,
+                          sizeof *x->buckets)) {
+            return;
         }
         gcev_stats_fit_bucket *b = &x->buckets[g->fit_buckets++];
         b->kind = e->bucket_kind;
@@ -486,14 +475,9 @@ static void loh_wait(gcev_stats *s, long gi, uint64_t tid, uint32_t reason, int 
             return; /* a second begin: the window where the BGC ends, discarded */
         }
     }
-    if (g->loh_waits == x->cap_waits) {
-        uint32_t c = x->cap_waits ? x->cap_waits * 2 : 4;
-        gcev_stats_loh_wait *l = realloc(x->waits, c * sizeof *l);
-        if (!l) {
-            return;
-        }
-        x->waits = l;
-        x->cap_waits = c;
+    if (!gcev_reserve_from((void **)&x->waits, &x->cap_waits, (size_t)g->loh_waits + 1, sizeof *x->waits,
+                           4)) {
+        return;
     }
     gcev_stats_loh_wait *w = &x->waits[g->loh_waits++];
     memset(w, 0, sizeof *w);

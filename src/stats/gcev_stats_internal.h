@@ -17,7 +17,12 @@
 
 #include <gcev/gcev_stats.h>
 
+#include "gcev_sized.h"
 #include "gcev_stats_table.h"
+#include "gcev_vec.h"
+
+/* The first layout of gcev_stats_input (gcev.h "Growable structs"). */
+#define STATS_INPUT_V1 GCEV_SIZE_TO(gcev_stats_input, process_id)
 
 /* The metric tables (gcev_stats_metrics.c), indexed by gcev_stats_kind. */
 extern const gcev_stats_metric *const gcev_stats_metric_tables[GCEV_STATS_KINDS];
@@ -78,6 +83,7 @@ typedef struct stats_gcx {
     uint32_t proc;  /* index into procs[] */
     uint32_t index; /* position in its process's GC list (TraceEvent's TraceGC.Index) */
     uint32_t quirks;
+    gcev_stats_gen_heap gens[GCEV_STATS_GENS]; /* gcev_stats_gc_gen_at() */
     uint32_t hist_count;                       /* GCPerHeapHistory events used */
     uint64_t hist_size_after[GCEV_STATS_GENS]; /* their SizeAfter sums */
     uint32_t dup_histories;
@@ -87,13 +93,15 @@ typedef struct stats_gcx {
     uint8_t closed;           /* reported to the GC-end callback */
     uint32_t gcs_at_complete; /* its process's GC count when it completed */
     stats_heap *heaps;
-    uint32_t nheaps, cap_heaps;
+    uint32_t nheaps;
+    size_t cap_heaps;
     gcev_stats_loh_wait *waits;
-    uint32_t cap_waits;
+    size_t cap_waits;
     gcev_stats_fit_bucket *buckets;
-    uint32_t cap_buckets;
+    size_t cap_buckets;
     stats_pin *pins, *plugs; /* freed when the GC completes (or at finish) */
-    uint32_t npins, nplugs, cap_pins, cap_plugs;
+    uint32_t npins, nplugs;
+    size_t cap_pins, cap_plugs;
     uint64_t pin_dups; /* TMP's duplicatedPinningReports */
 } stats_gcx;
 
@@ -137,6 +145,8 @@ typedef struct stats_proc {
     size_t first_open; /* p->gcs[first_open..] may still be unreported to the GC-end callback */
     /* results */
     gcev_stats_process pub;
+    gcev_stats_gcstats all;       /* gcev_stats_process_stats() */
+    gcev_stats_gcstats gstats[3]; /* gcev_stats_process_gen_stats() */
     size_t longest[10];
 } stats_proc;
 
@@ -154,7 +164,7 @@ struct gcev_stats {
     gcev_status finish_status; /* what gcev_stats_finish() returned (GCEV_E_NOMEM: partial results) */
     gcev_stats_gc *gcs;
     stats_gcx *gcx;
-    size_t ngcs, cap_gcs;
+    size_t ngcs, cap_gcs, cap_gcx;
     stats_proc *procs;
     size_t nprocs, cap_procs;
     size_t last_proc;
@@ -181,6 +191,9 @@ struct gcev_stats {
     gcev_stats_gc_fn gc_fn;
     void *gc_ctx;
 };
+
+/* The generations of GC record g of s (gcev_stats_gc_gen_at()), kept beside the record. */
+#define STATS_GENS(s, g) ((s)->gcx[(g) - (s)->gcs].gens)
 
 /* gcev_stats_state.c */
 /* The process with this id (created on first sight), or NULL (out of memory or max_processes). */

@@ -128,15 +128,12 @@ static void untrack(gcev_stats *s, stats_table *t, gcev_stats_pairing *p, stats_
         p->unmatched_after_loss++; /* its creation may be among the lost events */
     } else if (!u->overflow) {
         /* created before the trace, unless a loss reported later turns out to be earlier */
-        if (u->n == u->cap) {
-            size_t cap = u->cap ? u->cap * 2 : 64;
-            double *m = cap <= t->limit ? realloc(u->ms, cap * sizeof *m) : NULL;
-            if (!m) {
-                u->overflow = 1;
-                return;
-            }
-            u->ms = m;
-            u->cap = cap;
+        /* the list grows by doubling from 64 while the table's limit holds the next size */
+        size_t next = u->cap ? u->cap * 2 : 64;
+        if (u->n == u->cap &&
+            (next > t->limit || !gcev_reserve_from((void **)&u->ms, &u->cap, u->n + 1, sizeof *u->ms, 64))) {
+            u->overflow = 1;
+            return;
         }
         u->ms[u->n++] = ms;
     }

@@ -374,9 +374,9 @@ static void on_heap_stats(gcev_stats *s, stats_proc *p, const gcev_gc_heap_stats
         uint64_t promoted = 0, after = 0;
         for (int i = 0; i < GCEV_STATS_GENS; i++) {
             /* a version without GenerationSize4 (V0, V1) reads 0, as TraceEvent's */
-            g->gens[i].size_after = size[i];
-            g->gens[i].promoted = prom[i];
-            g->gens[i].present |= GCEV_STATS_HEAP_HAS_SIZE_AFTER | GCEV_STATS_HEAP_HAS_PROMOTED;
+            STATS_GENS(s, g)[i].size_after = size[i];
+            STATS_GENS(s, g)[i].promoted = prom[i];
+            STATS_GENS(s, g)[i].present |= GCEV_STATS_HEAP_HAS_SIZE_AFTER | GCEV_STATS_HEAP_HAS_PROMOTED;
             promoted += prom[i];
             after += size[i];
         }

@@ -23,13 +23,17 @@ gcev_status gcev_stats_create(const gcev_stats_options *opts, gcev_stats **out)
         return GCEV_E_INVALID_ARG;
     }
     *out = NULL;
+    /* the caller's options in whichever layout it was built with (gcev.h "Growable structs") */
+    gcev_stats_options o;
+    gcev_status st = gcev_sized_in(&o, sizeof o, opts, GCEV_SIZE_TO(gcev_stats_options, traceevent_compat));
+    if (st != GCEV_OK) {
+        return st;
+    }
     gcev_stats *s = calloc(1, sizeof *s);
     if (!s) {
         return GCEV_E_NOMEM;
     }
-    if (opts) {
-        s->opts = *opts;
-    }
+    s->opts = o;
     if (!s->opts.max_segments) {
         s->opts.max_segments = DEFAULT_SEGMENTS;
     }
@@ -116,14 +120,8 @@ stats_proc *gcev_stats_proc(gcev_stats *s, uint32_t pid)
         s->sum.limit_hit = 1;
         return NULL;
     }
-    if (s->nprocs == s->cap_procs) {
-        size_t cap = s->cap_procs ? s->cap_procs * 2 : 4;
-        stats_proc *n = realloc(s->procs, cap * sizeof *n);
-        if (!n) {
-            return NULL;
-        }
-        s->procs = n;
-        s->cap_procs = cap;
+    if (!gcev_reserve_from((void **)&s->procs, &s->cap_procs, s->nprocs + 1, sizeof *s->procs, 4)) {
+        return NULL;
     }
     proc_init(&s->procs[s->nprocs], pid);
     s->last_proc = s->nprocs;
@@ -132,28 +130,11 @@ stats_proc *gcev_stats_proc(gcev_stats *s, uint32_t pid)
 
 long gcev_stats_new_gc(gcev_stats *s, stats_proc *p)
 {
-    if (s->ngcs == s->cap_gcs) {
-        size_t cap = s->cap_gcs ? s->cap_gcs * 2 : 64;
-        gcev_stats_gc *g = realloc(s->gcs, cap * sizeof *g);
-        if (!g) {
-            return -1;
-        }
-        s->gcs = g;
-        stats_gcx *x = realloc(s->gcx, cap * sizeof *x);
-        if (!x) {
-            return -1;
-        }
-        s->gcx = x;
-        s->cap_gcs = cap;
-    }
-    if (p->ngcs == p->cap_gcs) {
-        size_t cap = p->cap_gcs ? p->cap_gcs * 2 : 64;
-        size_t *l = realloc(p->gcs, cap * sizeof *l);
-        if (!l) {
-            return -1;
-        }
-        p->gcs = l;
-        p->cap_gcs = cap;
+    /* gcs[] and gcx[] are parallel: each grows on its own, both to hold one more */
+    if (!gcev_reserve_from((void **)&s->gcs, &s->cap_gcs, s->ngcs + 1, sizeof *s->gcs, 64) ||
+        !gcev_reserve_from((void **)&s->gcx, &s->cap_gcx, s->ngcs + 1, sizeof *s->gcx, 64) ||
+        !gcev_reserve_from((void **)&p->gcs, &p->cap_gcs, p->ngcs + 1, sizeof *p->gcs, 64)) {
+        return -1;
     }
     long gi = (long)s->ngcs++;
     memset(&s->gcs[gi], 0, sizeof s->gcs[gi]);
@@ -213,14 +194,9 @@ stats_heap *gcev_stats_heap_rec(gcev_stats *s, long gi, uint32_t heap)
         s->sum.limit_hit = 1;
         return NULL;
     }
-    if (x->nheaps == x->cap_heaps) {
-        uint32_t cap = x->cap_heaps ? x->cap_heaps * 2 : 2;
-        stats_heap *n = realloc(x->heaps, cap * sizeof *n);
-        if (!n) {
-            return NULL;
-        }
-        x->heaps = n;
-        x->cap_heaps = cap;
+    /* per GC: workstation GC has one heap, server GC one per core */
+    if (!gcev_reserve_from((void **)&x->heaps, &x->cap_heaps, (size_t)x->nheaps + 1, sizeof *x->heaps, 2)) {
+        return NULL;
     }
     stats_heap *h = &x->heaps[x->nheaps++];
     memset(h, 0, sizeof *h);

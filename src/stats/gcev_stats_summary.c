@@ -287,7 +287,6 @@ static void sustained_max(gcev_stats_gcstats *st, double rate)
  * once. */
 static void sustained_rates(const gcev_stats *s, stats_proc *p)
 {
-    gcev_stats_process *r = &p->pub;
     size_t first = 0; /* the run's first GC (index into p->gcs) */
     double ms = 0;    /* time of the GCs first..i that take part */
     double bytes = 0; /* their allocation */
@@ -315,9 +314,9 @@ static void sustained_rates(const gcev_stats *s, stats_proc *p)
             continue;
         }
         double rate = bytes / 1e6 * 1000.0 / ms;
-        sustained_max(&r->all, rate);
+        sustained_max(&p->all, rate);
         if ((g->present & GCEV_STATS_GC_HAS_GENERATION) && g->generation < 3) {
-            sustained_max(&r->gens[g->generation], rate);
+            sustained_max(&p->gstats[g->generation], rate);
         }
     }
 }
@@ -340,30 +339,30 @@ static gcev_status process_summary(gcev_stats *s, stats_proc *p)
             first_pause_start = g->pause_start_ms;
             have_first = 1;
         }
-        gcstats_add(&r->all, g, x);
+        gcstats_add(&p->all, g, x);
         if ((g->present & GCEV_STATS_GC_HAS_GENERATION) && g->generation < 3) {
-            gcstats_add(&r->gens[g->generation], g, x);
+            gcstats_add(&p->gstats[g->generation], g, x);
         }
     }
-    gcstats_means(&r->all);
+    gcstats_means(&p->all);
     for (int i = 0; i < 3; i++) {
-        gcstats_means(&r->gens[i]);
+        gcstats_means(&p->gstats[i]);
     }
     /* ProcessDuration: the first complete GC's pause start -> the last GCHeapStats (TMP
      * GetProcessDuration); TraceEvent takes a pause start of 0.0 for "none" */
     if (have_first && first_pause_start != 0.0) {
-        r->all.process_duration_ms = p->last_heap_stats_ms - first_pause_start;
-        r->all.present |= GCEV_STATS_GCSTATS_HAS_DURATION;
-        if (r->all.process_duration_ms != 0) {
-            r->all.pause_time_percent = r->all.pause_total_ms * 100.0 / r->all.process_duration_ms;
+        p->all.process_duration_ms = p->last_heap_stats_ms - first_pause_start;
+        p->all.present |= GCEV_STATS_GCSTATS_HAS_DURATION;
+        if (p->all.process_duration_ms != 0) {
+            p->all.pause_time_percent = p->all.pause_total_ms * 100.0 / p->all.process_duration_ms;
         }
     }
     if (p->has_first_num_heaps) {
-        r->all.heap_count = p->first_num_heaps;
-        r->all.present |= GCEV_STATS_GCSTATS_HAS_HEAP_COUNT;
+        p->all.heap_count = p->first_num_heaps;
+        p->all.present |= GCEV_STATS_GCSTATS_HAS_HEAP_COUNT;
     }
-    r->all.version_mismatch = p->version_mismatch;
-    r->all.finalized_objects = p->finalized;
+    p->all.version_mismatch = p->version_mismatch;
+    p->all.finalized_objects = p->finalized;
     sustained_rates(s, p);
     return pauses(s, p);
 }
@@ -454,6 +453,12 @@ const gcev_stats_heap *gcev_stats_gc_heap_at(const gcev_stats *s, const gcev_sta
     return gi >= 0 && i < s->gcx[gi].nheaps ? &s->gcx[gi].heaps[i].pub : NULL;
 }
 
+const gcev_stats_gen_heap *gcev_stats_gc_gen_at(const gcev_stats *s, const gcev_stats_gc *g, unsigned gen)
+{
+    long gi = gc_index(s, g);
+    return gi >= 0 && gen < GCEV_STATS_GENS ? &s->gcx[gi].gens[gen] : NULL;
+}
+
 const gcev_stats_loh_wait *gcev_stats_gc_loh_wait_at(const gcev_stats *s, const gcev_stats_gc *g, size_t i)
 {
     long gi = gc_index(s, g);
@@ -508,6 +513,19 @@ const gcev_stats_gc *gcev_stats_process_longest_at(const gcev_stats *s, const gc
 {
     const stats_proc *q = proc_of(s, p);
     return q && s->finished && k < q->pub.longest ? &s->gcs[q->longest[k]] : NULL;
+}
+
+const gcev_stats_gcstats *gcev_stats_process_stats(const gcev_stats *s, const gcev_stats_process *p)
+{
+    const stats_proc *q = proc_of(s, p);
+    return q ? &q->all : NULL;
+}
+
+const gcev_stats_gcstats *gcev_stats_process_gen_stats(const gcev_stats *s, const gcev_stats_process *p,
+                                                       unsigned gen)
+{
+    const stats_proc *q = proc_of(s, p);
+    return q && gen < 3 ? &q->gstats[gen] : NULL;
 }
 
 uint32_t gcev_stats_gc_quirks(const gcev_stats *s, const gcev_stats_gc *g)

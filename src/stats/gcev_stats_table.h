@@ -5,19 +5,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gcev_idmap.h"
+
 /*
- * A live-object table keyed by a 64-bit id (segment address, handle id):
- * open addressing with linear probing and backward-shift deletion, so there
- * are no tombstones and lookups stay short however many pairs come and go.
- * Values are fixed-size records copied in; growth doubles up to `limit` entries.
+ * A live-object table keyed by a 64-bit id (segment address, handle id): the values,
+ * fixed-size records copied in, lie dense in one array; base's id map (keyed hashing, so
+ * no trace can make its look-ups slow) gives each key's position. A removal moves the last
+ * record into the hole. At most `limit` entries.
  */
 typedef struct stats_table {
-    uint64_t *keys;
-    uint8_t *used;
-    unsigned char *vals;
+    gcev_idmap index;    /* key -> position in keys[] and vals[] */
+    uint64_t *keys;      /* the live entries' keys, dense */
+    unsigned char *vals; /* their values, val_size bytes each */
     size_t val_size;
-    size_t cap; /* power of two, or 0 */
     size_t n;
+    size_t cap_keys, cap_vals;
     size_t limit; /* most live entries kept */
 } stats_table;
 

@@ -170,7 +170,8 @@ static void compare_oracle(const gcev_allocs *a, const char *trace_path, const c
         FAIL("%s: %s", oracle_path, err);
         return;
     }
-    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0, 0};
+    gcev_trace_options opts = {
+        .struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME, .max_block_size = 0, .keep_going = 0};
     gcev_trace *t;
     gcev_error e;
     if (gcev_trace_open_file(trace_path, &opts, &t, &e) != GCEV_OK) {
@@ -327,7 +328,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: check_allocs TRACE WORKLOAD.jsonl [ORACLE.jsonl]\n");
         return 2;
     }
-    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 0, 0};
+    gcev_trace_options opts = {
+        .struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME, .max_block_size = 0, .keep_going = 0};
     gcev_trace *t;
     gcev_error e;
     if (gcev_trace_open_file(argv[1], &opts, &t, &e) != GCEV_OK) {

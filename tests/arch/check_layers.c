@@ -6,9 +6,9 @@
  * depends on it), then fails on
  *   - a dependency on a layer the unit's layer may not use (the USES lists of
  *     src/<layer>/CMakeLists.txt, as doc/ARCHITECTURE.md states them);
- *   - a layer that sees only the public API (stats, tools/, examples/) using a
+ *   - a layer that sees only the public API (heap, allocs, tools/, examples/) using a
  *     symbol the shared library does not export, or a private header (a layer
- *     marked 2, e.g. session, may use its USES layers and the public API);
+ *     marked 2, e.g. session or stats, may use its USES layers and the public API);
  *   - any cycle between units, reported with the units on it.
  *
  * Input: a plan file written by CMake (tests/arch/CMakeLists.txt) with lines

@@ -125,7 +125,10 @@ static void events(const uint8_t *d, size_t n)
 
 static void trace(const uint8_t *d, size_t n)
 {
-    gcev_trace_options opts = {GCEV_TRACE_ORDER_TIME, 1 << 20, 1};
+    gcev_trace_options opts = {.struct_size = sizeof opts,
+                               .order = GCEV_TRACE_ORDER_TIME,
+                               .max_block_size = 1 << 20,
+                               .keep_going = 1};
     gcev_trace *t;
     if (gcev_trace_open_memory(d, n, &opts, &t, NULL) != GCEV_OK) {
         return;

@@ -130,7 +130,13 @@ static inline void fuzz_exercise_event(const gcev_event *ev, size_t short_n, int
         gcev_error e;
         if (gcev_encode(ev, buf, cap, &written, &e) == GCEV_OK) {
             FUZZ_CHECK(written <= cap);
-            gcev_input in2 = {ev->desc->provider, ev->desc->id, ev->version, ev->pointer_size, buf, written};
+            gcev_input in2 = {.struct_size = sizeof in2,
+                              .provider = ev->desc->provider,
+                              .event_id = ev->desc->id,
+                              .version = ev->version,
+                              .pointer_size = ev->pointer_size,
+                              .data = buf,
+                              .size = written};
             gcev_event back;
             (void)gcev_decode(&in2, &back, &e);
         }

@@ -115,8 +115,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(ev.provider_name && ev.event_name);
         FUZZ_CHECK(!ev.no_event_id || ev.provider == NULL);
         if (ev.provider && events < 256) {
-            gcev_input in = {ev.provider,     ev.event_id, ev.version,
-                             ev.pointer_size, ev.payload,  ev.payload_size};
+            gcev_input in = {.struct_size = sizeof in,
+                             .provider = ev.provider,
+                             .event_id = ev.event_id,
+                             .version = ev.version,
+                             .pointer_size = ev.pointer_size,
+                             .data = ev.payload,
+                             .size = ev.payload_size};
             gcev_event dec;
             gcev_error derr;
             if (gcev_decode(&in, &dec, &derr) == GCEV_OK) {

@@ -37,7 +37,16 @@ static void feed(gcev_stats *s, uint16_t id, uint16_t version, gcev_event *ev, d
     if (!ev->desc || gcev_encode(ev, buf, sizeof buf, &n, NULL) != GCEV_OK) {
         abort(); /* the harness's own events always encode */
     }
-    gcev_stats_input in = {&gcev_provider_runtime, id, version, 8, buf, (uint32_t)n, ms, tid, 1};
+    gcev_stats_input in = {.struct_size = sizeof in,
+                           .provider = &gcev_provider_runtime,
+                           .event_id = id,
+                           .version = version,
+                           .pointer_size = 8,
+                           .payload = buf,
+                           .payload_size = (uint32_t)n,
+                           .ms = ms,
+                           .thread_id = tid,
+                           .process_id = 1};
     gcev_stats_add(s, &in);
 }
 

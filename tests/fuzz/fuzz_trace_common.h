@@ -66,7 +66,8 @@ static inline void fuzz_trace_run(const uint8_t *data, size_t size)
     }
     const uint8_t mode = data[size - 1];
     static const size_t chunks[8] = {1, 7, 64, 333, 4096, 65536, 1u << 20, (size_t)-1};
-    gcev_trace_options opts = {.order = (mode & 2) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
+    gcev_trace_options opts = {.struct_size = sizeof opts,
+                               .order = (mode & 2) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
                                .max_block_size = 16u << 20,
                                .keep_going = (mode >> 5) & 1};
     fuzz_stream s = {data, size, 0, chunks[(mode >> 2) & 7]};
@@ -97,8 +98,13 @@ static inline void fuzz_trace_run(const uint8_t *data, size_t size)
     while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
         FUZZ_CHECK(ev.payload_size == 0 || ev.payload != NULL);
         if (ev.provider && events < 256) {
-            gcev_input in = {ev.provider,     ev.event_id, ev.version,
-                             ev.pointer_size, ev.payload,  ev.payload_size};
+            gcev_input in = {.struct_size = sizeof in,
+                             .provider = ev.provider,
+                             .event_id = ev.event_id,
+                             .version = ev.version,
+                             .pointer_size = ev.pointer_size,
+                             .data = ev.payload,
+                             .size = ev.payload_size};
             gcev_event dec;
             gcev_error derr;
             if (gcev_decode(&in, &dec, &derr) == GCEV_OK) {

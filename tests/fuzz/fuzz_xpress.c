@@ -125,7 +125,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(bh + HEADER, stream, n);
     const size_t fn = hn + HEADER + n;
 
-    gcev_trace_options opts = {.order = (mode & 1) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
+    gcev_trace_options opts = {.struct_size = sizeof opts,
+                               .order = (mode & 1) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
                                .max_block_size = 16u << 20};
     fuzz_stream s = {file, fn, 0, 333};
     gcev_trace *t = NULL;

@@ -377,7 +377,7 @@ static void test_heap_real_dump_cut_is_partial(void **state)
     const char *dir = getenv("GCEV_TEST_DATA");
     char path[1024];
     snprintf(path, sizeof path, "%s/traces/heapdump.nettrace", dir ? dir : "tests/data");
-    gcev_trace_options o = {0};
+    gcev_trace_options o = {.struct_size = sizeof o};
     o.order = GCEV_TRACE_ORDER_TIME;
     gcev_trace *t;
     assert_int_equal(gcev_trace_open_file(path, &o, &t, NULL), GCEV_OK);

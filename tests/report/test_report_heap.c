@@ -29,7 +29,8 @@ static gcev_stats *model(const char *path)
 {
     gcev_stats *s;
     assert_int_equal(gcev_stats_create(NULL, &s), GCEV_OK);
-    gcev_trace_options o = {GCEV_TRACE_ORDER_TIME, 0, 0};
+    gcev_trace_options o = {
+        .struct_size = sizeof o, .order = GCEV_TRACE_ORDER_TIME, .max_block_size = 0, .keep_going = 0};
     gcev_trace *t;
     assert_int_equal(gcev_trace_open_file(path, &o, &t, NULL), GCEV_OK);
     assert_int_equal(gcev_stats_read_trace(s, t, NULL, NULL, NULL), GCEV_OK);

@@ -976,7 +976,13 @@ static int in_gc_set(const gcev_trace_event *ev)
 static void compare_event(const char *trace, const gev *g, const tj *rec, totals *tot)
 {
     ctx c = {trace, "", g->provider, g->id, g->version, g->ms, tot, ""};
-    gcev_input in = {g->provider, g->id, g->version, g->pointer_size, g->payload, g->size};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = g->provider,
+                     .event_id = g->id,
+                     .version = g->version,
+                     .pointer_size = g->pointer_size,
+                     .data = g->payload,
+                     .size = g->size};
     gcev_event ev;
     gcev_error err = {0};
     gcev_status st = gcev_decode(&in, &ev, &err);
@@ -1080,7 +1086,13 @@ static void check_expect(const char *trace, const char *side_path, const gev *ev
             dynamic++;
         }
         if (g->id == 5) {
-            gcev_input cin = {g->provider, g->id, g->version, g->pointer_size, g->payload, g->size};
+            gcev_input cin = {.struct_size = sizeof cin,
+                              .provider = g->provider,
+                              .event_id = g->id,
+                              .version = g->version,
+                              .pointer_size = g->pointer_size,
+                              .data = g->payload,
+                              .size = g->size};
             gcev_event cev;
             if (gcev_decode(&cin, &cev, NULL) == GCEV_OK && cev.u.gc_create_segment.type == 0 &&
                 cev.u.gc_create_segment.size > largest_soh) {
@@ -1090,7 +1102,13 @@ static void check_expect(const char *trace, const char *side_path, const gev *ev
         if (g->id != 205) {
             continue;
         }
-        gcev_input in = {g->provider, g->id, g->version, g->pointer_size, g->payload, g->size};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = g->provider,
+                         .event_id = g->id,
+                         .version = g->version,
+                         .pointer_size = g->pointer_size,
+                         .data = g->payload,
+                         .size = g->size};
         gcev_event ev;
         if (gcev_decode(&in, &ev, NULL) != GCEV_OK) {
             continue;
@@ -1154,7 +1172,13 @@ static void collect_type_names(const gev *gs, size_t ng)
         if (g->id != 15 || strcmp(pname(g->provider), "Microsoft-Windows-DotNETRuntime")) {
             continue;
         }
-        gcev_input in = {g->provider, g->id, g->version, g->pointer_size, g->payload, g->size};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = g->provider,
+                         .event_id = g->id,
+                         .version = g->version,
+                         .pointer_size = g->pointer_size,
+                         .data = g->payload,
+                         .size = g->size};
         gcev_event ev;
         if (gcev_decode(&in, &ev, NULL) != GCEV_OK) {
             continue;

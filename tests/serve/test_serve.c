@@ -137,10 +137,14 @@ static void test_state(void **state)
     g.committed_after.in_use = 100;
     g.committed_after.bookkeeping = 1;
     g.datas_heap_count = 3;
-    g.gens[0].present = GCEV_STATS_HEAP_HAS_SIZE_AFTER | GCEV_STATS_HEAP_HAS_FRAG_AFTER;
-    g.gens[0].size_after = 4096;
-    g.gens[0].frag_after = 16;
-    serve_pm_on_gc(&m, &g);
+    gcev_stats_gen_heap gen0;
+    memset(&gen0, 0, sizeof gen0);
+    gen0.present = GCEV_STATS_HEAP_HAS_SIZE_AFTER | GCEV_STATS_HEAP_HAS_FRAG_AFTER;
+    gen0.size_after = 4096;
+    gen0.frag_after = 16;
+    const gcev_stats_gen_heap *gens[GCEV_STATS_GENS] = {&gen0};
+    const gcev_stats_gen_heap *none[GCEV_STATS_GENS] = {NULL};
+    serve_pm_on_gc(&m, &g, gens);
     assert_int_equal(m.gcs[1][0][0], 1);
     assert_int_equal(m.pause_bucket[1][0][5], 1); /* 3 ms: le 0.005 */
     assert_int_equal(m.pause_count[1][0], 1);
@@ -156,12 +160,12 @@ static void test_state(void **state)
     memset(&u, 0, sizeof u);
     u.present = GCEV_STATS_GC_HAS_REASON;
     u.reason = 31;
-    serve_pm_on_gc(&m, &u);
+    serve_pm_on_gc(&m, &u, none);
     assert_int_equal(m.gcs[3][3][SERVE_REASONS - 1], 1);
     assert_int_equal(m.incomplete, 1);
     /* a 10 s pause lands in +Inf; the ratio is over 60 s, or the session's age */
     gcev_stats_gc big = gc(2, GCEV_STATS_BACKGROUND, 1, 10000.0);
-    serve_pm_on_gc(&m, &big);
+    serve_pm_on_gc(&m, &big, none);
     assert_int_equal(m.pause_bucket[2][1][SERVE_PAUSE_BUCKETS], 1);
     double r = serve_pm_pause_ratio(&m, 6000, 1e9);
     assert_true(r > (10003.0 / 60000.0) - 1e-9 && r < (10003.0 / 60000.0) + 1e-9);
@@ -196,8 +200,9 @@ static void test_exposition(void **state)
     assert_string_equal(p.labels,
                         "pid=\"42\",process=\"web\\\"app\",runtime_version=\"10.0.1\",container_id=\"\"");
     gcev_stats_gc g = gc(0, GCEV_STATS_BLOCKING, 0, 0.4);
-    serve_pm_on_gc(&p.m, &g);
-    serve_pm_on_gc(&p.m, &g);
+    const gcev_stats_gen_heap *none[GCEV_STATS_GENS] = {NULL};
+    serve_pm_on_gc(&p.m, &g, none);
+    serve_pm_on_gc(&p.m, &g, none);
     memset(&hidden, 0, sizeof hidden);
     hidden.pid = 7;
     hidden.hidden = 1;

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
             return 1;
         }
         gcev_process_info_free(p);
-        gcev_session_options o = {0};
+        gcev_session_options o = {.struct_size = sizeof o};
         o.duration_ms = 50;
         gcev_session *s;
         st = gcev_session_open(pid, &o, &s, &err);

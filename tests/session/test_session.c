@@ -418,7 +418,7 @@ static void test_stream_and_stop(void **state)
     uint32_t pid = start_server("stream");
     char rec[128];
     snprintf(rec, sizeof rec, "%s/rec.nettrace", tmpdir);
-    gcev_session_options o = {0};
+    gcev_session_options o = {.struct_size = sizeof o};
     o.record_path = rec;
     gcev_session *s;
     gcev_error err = {0};
@@ -427,12 +427,12 @@ static void test_stream_and_stop(void **state)
     assert_int_equal(in->command, 5);
     assert_int_equal((uint32_t)in->refused[6], 0x80131385u);
     assert_int_equal(in->session_id, 0x1234);
-    assert_string_equal(in->process.runtime_version, "10.0.0-fake");
-    assert_string_equal(in->process.arch, "x64");
-    assert_string_equal(in->process.command_line, "/usr/bin/fake-dotnet fake.dll --serve");
-    assert_int_equal(in->process.pid, pid);
-    assert_int_equal(in->process.reported_pid, pid);
-    assert_non_null(strstr(in->process.socket_path, "dotnet-diagnostic-"));
+    assert_string_equal(in->process->runtime_version, "10.0.0-fake");
+    assert_string_equal(in->process->arch, "x64");
+    assert_string_equal(in->process->command_line, "/usr/bin/fake-dotnet fake.dll --serve");
+    assert_int_equal(in->process->pid, pid);
+    assert_int_equal(in->process->reported_pid, pid);
+    assert_non_null(strstr(in->process->socket_path, "dotnet-diagnostic-"));
     gcev_session_request_stop(s);
     gcev_session_request_stop(s); /* idempotent */
     gcev_status end;
@@ -457,7 +457,7 @@ static void test_duration(void **state)
 {
     (void)state;
     uint32_t pid = start_server("stream");
-    gcev_session_options o = {0};
+    gcev_session_options o = {.struct_size = sizeof o};
     o.duration_ms = 300;
     gcev_session *s;
     gcev_error err = {0};
@@ -505,7 +505,7 @@ static void expect_open(const char *scenario, uint32_t timeout_ms, gcev_status w
                         double max_s)
 {
     uint32_t pid = start_server(scenario);
-    gcev_session_options o = {0};
+    gcev_session_options o = {.struct_size = sizeof o};
     o.timeout_ms = timeout_ms;
     gcev_session *s = (gcev_session *)1;
     gcev_error err = {0};
@@ -536,7 +536,7 @@ static void test_open_failures(void **state)
     assert_int_equal(gcev_session_open(0x7FFFFFF0u, NULL, &s, &err), GCEV_E_NO_PROCESS);
     assert_int_equal(gcev_session_open((uint32_t)getpid(), NULL, &s, &err), GCEV_E_NOT_DOTNET);
     assert_int_equal(gcev_session_open(1, NULL, NULL, &err), GCEV_E_INVALID_ARG);
-    gcev_session_options o = {0};
+    gcev_session_options o = {.struct_size = sizeof o};
     o.profile = GCEV_SESSION_CUSTOM; /* without providers */
     assert_int_equal(gcev_session_open((uint32_t)getpid(), &o, &s, &err), GCEV_E_INVALID_ARG);
     o.profile = 0;
@@ -563,7 +563,7 @@ static void test_stream_failures(void **state)
 
     /* the stream goes quiet: the idle timeout */
     pid = start_server("stream");
-    gcev_session_options o = {0};
+    gcev_session_options o = {.struct_size = sizeof o};
     o.idle_timeout_ms = 300;
     assert_int_equal(gcev_session_open(pid, &o, &s, &err), GCEV_OK);
     double t0 = now_s();

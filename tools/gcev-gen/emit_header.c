@@ -164,6 +164,12 @@ void gen_emit_header(const gen_model *m, FILE *f)
                 fam->name, fam->cname, fam->cname);
         }
     }
+    /* The union's size is part of gcev_event's layout (doc/ABI.md): it is padded to a fixed
+     * size, so families and fields added to the manifest do not move gcev_event's later
+     * members; src/decode checks at compile time that every family still fits. */
+    fprintf(f,
+            "\n/* Bytes of gcev_union, whatever the manifest holds (a family struct never exceeds it). */\n"
+            "#define GCEV_UNION_SIZE 512\n");
     fprintf(f,
             "\n/* Every family struct, tagged by gcev_event.desc->family. */\ntypedef union gcev_union {\n");
     for (size_t pi = 0; pi < m->nproviders; pi++) {
@@ -172,7 +178,7 @@ void gen_emit_header(const gen_model *m, FILE *f)
             fprintf(f, "    gcev_%s %s;\n", p->families[k].cname, p->families[k].cname);
         }
     }
-    fprintf(f, "} gcev_union;\n\n");
+    fprintf(f, "    uint64_t reserved_[GCEV_UNION_SIZE / 8]; /* the fixed size */\n} gcev_union;\n\n");
     fprintf(f, "/* Decoding of gcev_event / gcev_decode_family is declared in gcev.h. */\n");
     fprintf(f, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* GCEV_EVENTS_H */\n");
 }

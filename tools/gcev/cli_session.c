@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_session.h"
+#include "cli_trace.h"
 
 #if defined(_WIN32)
 /* No sigaction on Windows: signal() installs the same handler (no session opens there:
@@ -264,6 +265,7 @@ int cli_live_open(const char *cmd, const cli_live_opts *o, uint32_t order, gcev_
 {
     gcev_session_options so;
     memset(&so, 0, sizeof so);
+    so.struct_size = sizeof so;
     so.profile = o->profile;
     if (o->nproviders) {
         so.profile = GCEV_SESSION_CUSTOM;
@@ -275,7 +277,8 @@ int cli_live_open(const char *cmd, const cli_live_opts *o, uint32_t order, gcev_
     so.buffer_mb = o->buffer_mb;
     so.duration_ms = o->duration_ms;
     so.record_path = o->record;
-    so.trace.order = order;
+    gcev_trace_options to = {.struct_size = sizeof to, .order = order};
+    so.trace = &to;
     if (so.profile == GCEV_SESSION_GC_HEAP) {
         /* said before the session exists: the runtime forces the GC as soon as it accepts the session
          * (gcev heap --pid, and any command with --profile heap) */
@@ -314,8 +317,8 @@ int cli_live_open(const char *cmd, const cli_live_opts *o, uint32_t order, gcev_
     }
     /* one write: whoever waits for this line sees all of it */
     fprintf(stderr, "gcev %s: attached to %u (.NET %s, %s) with CollectTracing%u%s; %s\n", cmd, o->pid,
-            in->process.runtime_version[0] ? in->process.runtime_version : "?",
-            in->process.arch[0] ? in->process.arch : "?", in->command, refused,
+            in->process->runtime_version[0] ? in->process->runtime_version : "?",
+            in->process->arch[0] ? in->process->arch : "?", in->command, refused,
             o->duration_ms ? "stops after --duration or at Ctrl-C" : "Ctrl-C stops");
     return 0;
 }
@@ -326,12 +329,12 @@ int cli_live_end(const char *cmd, gcev_session *s, gcev_status st, const gcev_er
     if (st == GCEV_END) {
         if (in->ended_by_runtime) {
             fprintf(stderr, "gcev %s: process %u ended the session (it exited); the trace is complete\n", cmd,
-                    in->process.pid);
+                    in->process->pid);
         }
         return GCEV_EXIT_OK;
     }
     /* a timeout names the wait that expired: the reply's, or the drain's after the stop (30 s) */
-    print_failure(cmd, in->process.pid, in->timeout_ms ? in->timeout_ms : g_timeout_ms, st, err);
+    print_failure(cmd, in->process->pid, in->timeout_ms ? in->timeout_ms : g_timeout_ms, st, err);
     return exit_status(st);
 }
 
@@ -344,4 +347,49 @@ void cli_live_close(gcev_session *s)
     }
     g_session = NULL;
     gcev_session_close(s);
+}
+
+int cli_input_open(const char *cmd, const cli_live_opts *o, uint32_t order, const gcev_trace_options *opts,
+                   const char **path, char label[32], gcev_trace **t, gcev_session **sess)
+{
+    *t = NULL;
+    *sess = NULL;
+    if (!o->have_pid) {
+        return gcev_cli_open_trace(cmd, *path, opts, t) ? GCEV_EXIT_USAGE : 0;
+    }
+    int rc = cli_live_open(cmd, o, order, sess);
+    if (rc) {
+        return rc;
+    }
+    *t = gcev_session_trace(*sess);
+    snprintf(label, 32, "pid %u", o->pid);
+    *path = label;
+    return 0;
+}
+
+int cli_input_end(const char *cmd, const char *path, gcev_trace *t, gcev_session *sess, gcev_status st,
+                  gcev_error *err, const char **read_error)
+{
+    if (sess) {
+        int rc = cli_live_end(cmd, sess, st, err);
+        if (rc != GCEV_EXIT_OK) {
+            *read_error = err->message ? err->message : gcev_status_str(st);
+        }
+        return rc;
+    }
+    if (st == GCEV_END) {
+        return GCEV_EXIT_OK;
+    }
+    gcev_cli_trace_error(cmd, path, t, st, err);
+    *read_error = err->message ? err->message : gcev_status_str(st);
+    return GCEV_EXIT_TRACE_ERROR;
+}
+
+void cli_input_close(gcev_trace *t, gcev_session *sess)
+{
+    if (sess) {
+        cli_live_close(sess);
+    } else {
+        gcev_trace_close(t);
+    }
 }

@@ -67,4 +67,22 @@ int cli_live_end(const char *cmd, gcev_session *s, gcev_status st, const gcev_er
 /* Closes the session and restores the signal handlers. */
 void cli_live_close(gcev_session *s);
 
+/*
+ * What an analysis command reads: a live session when o->have_pid (cli_live_open() with
+ * order; *sess is then the session, *t its trace and *path "pid N", written into label),
+ * else the trace file *path opened with opts (*sess NULL). Returns 0, or the exit status
+ * after printing the error. cli_input_close() closes either.
+ */
+int cli_input_open(const char *cmd, const cli_live_opts *o, uint32_t order, const gcev_trace_options *opts,
+                   const char **path, char label[32], gcev_trace **t, gcev_session **sess);
+void cli_input_close(gcev_trace *t, gcev_session *sess);
+/*
+ * How reading that input ended: st is GCEV_END for the clean end, else the error (a
+ * session's status, as gcev_session_next() or gcev_session_status() gives it). Prints what
+ * happened (cli_live_end(), gcev_cli_trace_error()), points *read_error at the error's
+ * message (left as it was when there is none) and returns the exit status.
+ */
+int cli_input_end(const char *cmd, const char *path, gcev_trace *t, gcev_session *sess, gcev_status st,
+                  gcev_error *err, const char **read_error);
+
 #endif

@@ -490,7 +490,7 @@ int gcev_cli_allocs_speedscope(FILE *f, const char *name, const gcev_allocs *a, 
 
 static int print_samples(FILE *f, const char *path, const gcev_allocs *a, uint32_t process_id)
 {
-    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options opts = {.struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     if (gcev_cli_open_trace("allocs", path, &opts, &t)) {
         return GCEV_EXIT_USAGE;
@@ -649,31 +649,21 @@ int gcev_cmd_allocs(int argc, char **argv)
     if (samples && !strcmp(path, "-")) {
         return gcev_cli_fail("allocs", "--samples reads FILE twice: it cannot be standard input");
     }
-    gcev_trace_options topts = {.order = GCEV_TRACE_ORDER_TIME, .keep_going = (uint32_t)keep_going};
-    gcev_trace *t = NULL;
-    gcev_session *sess = NULL;
+    gcev_trace_options topts = {
+        .struct_size = sizeof topts, .order = GCEV_TRACE_ORDER_TIME, .keep_going = (uint32_t)keep_going};
+    if (live.have_pid && !live.nproviders && !profile_given) {
+        cli_allocs_providers(&live);
+    }
+    gcev_trace *t;
+    gcev_session *sess;
     char pid_label[32];
-    if (live.have_pid) {
-        if (!live.nproviders && !profile_given) {
-            cli_allocs_providers(&live);
-        }
-        int lrc = cli_live_open("allocs", &live, GCEV_TRACE_ORDER_TIME, &sess);
-        if (lrc) {
-            return lrc;
-        }
-        t = gcev_session_trace(sess);
-        snprintf(pid_label, sizeof pid_label, "pid %u", live.pid);
-        path = pid_label;
-    } else if (gcev_cli_open_trace("allocs", path, &topts, &t)) {
-        return GCEV_EXIT_USAGE;
+    int orc = cli_input_open("allocs", &live, GCEV_TRACE_ORDER_TIME, &topts, &path, pid_label, &t, &sess);
+    if (orc) {
+        return orc;
     }
     gcev_allocs *al;
     if (gcev_allocs_create(&ao, &al) != GCEV_OK) {
-        if (sess) {
-            cli_live_close(sess);
-        } else {
-            gcev_trace_close(t);
-        }
+        cli_input_close(t, sess);
         return gcev_cli_fail("allocs", "out of memory");
     }
     gcev_cli_progress pr;
@@ -698,16 +688,7 @@ int gcev_cmd_allocs(int argc, char **argv)
     if (gcev_allocs_finish(al) != GCEV_OK) {
         st = GCEV_E_NOMEM;
     }
-    if (sess) {
-        rc = cli_live_end("allocs", sess, st, &err);
-        if (rc != GCEV_EXIT_OK) {
-            read_error = err.message ? err.message : gcev_status_str(st);
-        }
-    } else if (st != GCEV_END) {
-        gcev_cli_trace_error("allocs", path, t, st, &err);
-        read_error = err.message ? err.message : gcev_status_str(st);
-        rc = GCEV_EXIT_TRACE_ERROR;
-    }
+    rc = cli_input_end("allocs", path, t, sess, st, &err, &read_error);
     if (o.type_name) {
         o.type = gcev_allocs_type_find(al, o.type_name);
         o.type_given = 1;
@@ -760,10 +741,6 @@ int gcev_cmd_allocs(int argc, char **argv)
         rc = GCEV_EXIT_TRACE_ERROR;
     }
     gcev_allocs_free(al);
-    if (sess) {
-        cli_live_close(sess);
-    } else {
-        gcev_trace_close(t);
-    }
+    cli_input_close(t, sess);
     return rc;
 }

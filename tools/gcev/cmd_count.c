@@ -199,7 +199,7 @@ int gcev_cmd_count(int argc, char **argv)
 {
     const char *path = NULL, *v;
     int json = 0, m, rc;
-    gcev_trace_options opts = {0};
+    gcev_trace_options opts = {.struct_size = sizeof opts};
     gcev_cli_filter filter;
     memset(&filter, 0, sizeof filter);
     gcev_cli_args a;

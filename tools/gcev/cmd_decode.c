@@ -164,7 +164,13 @@ int gcev_cmd_decode(int argc, char **argv)
     if (!parse_hex(hex, &bytes, &n)) {
         return gcev_cli_fail("decode", "the payload must be an even number of hex digits (0-9, a-f)");
     }
-    gcev_input in = {p, (uint16_t)id, (uint16_t)version, (uint8_t)ps, bytes, n};
+    gcev_input in = {.struct_size = sizeof in,
+                     .provider = p,
+                     .event_id = (uint16_t)id,
+                     .version = (uint16_t)version,
+                     .pointer_size = (uint8_t)ps,
+                     .data = bytes,
+                     .size = n};
     gcev_event ev;
     gcev_error err;
     gcev_status st = gcev_decode(&in, &ev, &err);

@@ -93,8 +93,13 @@ static int event_payload(dump_bufs *b, const gcev_trace_event *ev, const gcev_ev
     out->problem = NULL;
     int described = 0;
     if (d) {
-        gcev_input in = {ev->provider,     ev->event_id, ev->version,
-                         ev->pointer_size, ev->payload,  ev->payload_size};
+        gcev_input in = {.struct_size = sizeof in,
+                         .provider = ev->provider,
+                         .event_id = ev->event_id,
+                         .version = ev->version,
+                         .pointer_size = ev->pointer_size,
+                         .data = ev->payload,
+                         .size = ev->payload_size};
         gcev_event dec;
         gcev_error err = {0};
         gcev_status st = gcev_decode(&in, &dec, &err);
@@ -227,7 +232,7 @@ int gcev_cmd_dump(int argc, char **argv)
 {
     const char *path = NULL, *v;
     int fmt = FMT_TEXT, gc_only = 0, m, rc;
-    gcev_trace_options opts = {0};
+    gcev_trace_options opts = {.struct_size = sizeof opts};
     gcev_cli_filter filter;
     memset(&filter, 0, sizeof filter);
     gcev_cli_args a;

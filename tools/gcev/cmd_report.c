@@ -123,7 +123,10 @@ int gcev_cli_report_trace(const char *cmd, const char *source, const char *again
     }
     gcev_allocs *al = NULL;
     if (again && gcev_allocs_create(NULL, &al) == GCEV_OK) {
-        gcev_trace_options aopts = {GCEV_TRACE_ORDER_FILE, 0, 1};
+        gcev_trace_options aopts = {.struct_size = sizeof aopts,
+                                    .order = GCEV_TRACE_ORDER_FILE,
+                                    .max_block_size = 0,
+                                    .keep_going = 1};
         gcev_trace *at;
         if (gcev_trace_open_file(again_path, &aopts, &at, NULL) == GCEV_OK) {
             gcev_allocs_read_trace(al, at, NULL);
@@ -235,8 +238,8 @@ int gcev_cmd_report(int argc, char **argv)
         }
         /* the page names what was watched and how: the process's command line and the profile */
         const gcev_session_info *in = gcev_session_get_info(sess);
-        const char *cmdline = in->process.command_line && in->process.command_line[0]
-                                  ? in->process.command_line
+        const char *cmdline = in->process->command_line && in->process->command_line[0]
+                                  ? in->process->command_line
                                   : "command line unknown";
         const char *profile = live.nproviders                           ? "custom (--providers)"
                               : live.profile == GCEV_SESSION_GC_VERBOSE ? "gc-verbose"
@@ -261,7 +264,7 @@ int gcev_cmd_report(int argc, char **argv)
         return gcev_cli_no_file("report");
     }
     /* the analysis needs timestamp order */
-    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME};
+    gcev_trace_options opts = {.struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME};
     gcev_trace *t;
     if (gcev_cli_open_trace("report", path, &opts, &t)) {
         return GCEV_EXIT_USAGE;

@@ -69,6 +69,7 @@ int gcev_cmd_stats(int argc, char **argv)
     stats_report r = {0};
     gcev_stats_options sopts;
     memset(&sopts, 0, sizeof sopts);
+    sopts.struct_size = sizeof sopts;
     cli_live_opts live;
     memset(&live, 0, sizeof live);
     int live_opt = 0; /* a live-session option was given */
@@ -157,32 +158,23 @@ int gcev_cmd_stats(int argc, char **argv)
     }
     /* the model needs timestamp order: file order interleaves threads (events of different threads
      * interleave) */
-    gcev_trace_options opts = {.order = GCEV_TRACE_ORDER_TIME, .keep_going = (uint32_t)keep_going};
-    gcev_trace *t = NULL;
-    gcev_session *sess = NULL;
+    gcev_trace_options opts = {
+        .struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME, .keep_going = (uint32_t)keep_going};
+    gcev_trace *t;
+    gcev_session *sess;
     char pid_label[32];
-    if (live.have_pid) {
-        int lrc = cli_live_open("stats", &live, GCEV_TRACE_ORDER_TIME, &sess);
-        if (lrc) {
-            return lrc;
-        }
-        t = gcev_session_trace(sess);
-        snprintf(pid_label, sizeof pid_label, "pid %u", live.pid);
-        path = pid_label;
-    } else if (gcev_cli_open_trace("stats", path, &opts, &t)) {
-        return GCEV_EXIT_USAGE;
-    } else if (gcev_cli_filter_gc("stats", t)) {
+    int orc = cli_input_open("stats", &live, GCEV_TRACE_ORDER_TIME, &opts, &path, pid_label, &t, &sess);
+    if (orc) {
+        return orc;
+    }
+    if (!sess && gcev_cli_filter_gc("stats", t)) {
         /* the analysis reads the GC set; the reader skips the rest unread (it still counts) */
         gcev_trace_close(t);
         return GCEV_EXIT_USAGE;
     }
     gcev_stats *s;
     if (gcev_stats_create(&sopts, &s) != GCEV_OK) {
-        if (sess) {
-            cli_live_close(sess);
-        } else {
-            gcev_trace_close(t);
-        }
+        cli_input_close(t, sess);
         return gcev_cli_fail("stats", "out of memory");
     }
     gcev_cli_progress pr;
@@ -190,19 +182,12 @@ int gcev_cmd_stats(int argc, char **argv)
     gcev_error err = {0};
     gcev_status st = gcev_stats_read_trace(s, t, pr.on ? progress : NULL, &pr, &err);
     gcev_cli_progress_end(&pr);
-    rc = GCEV_EXIT_OK;
+    /* GCEV_OK is the clean end; a live session's says why it ended */
+    gcev_status end = st == GCEV_OK ? GCEV_END : st;
     if (sess) {
-        /* a live session: GCEV_OK is its clean end; anything else says why it ended */
-        gcev_status ls = gcev_session_status(sess, st == GCEV_OK ? GCEV_END : st, &err);
-        rc = cli_live_end("stats", sess, ls, &err);
-        if (rc != GCEV_EXIT_OK) {
-            r.read_error = err.message ? err.message : gcev_status_str(ls);
-        }
-    } else if (st != GCEV_OK) {
-        gcev_cli_trace_error("stats", path, t, st, &err);
-        r.read_error = err.message ? err.message : gcev_status_str(st);
-        rc = GCEV_EXIT_TRACE_ERROR;
+        end = gcev_session_status(sess, end, &err);
     }
+    rc = cli_input_end("stats", path, t, sess, end, &err, &r.read_error);
     r.path = path;
     r.info = gcev_trace_get_info(t);
     r.trace = t;
@@ -228,10 +213,6 @@ int gcev_cmd_stats(int argc, char **argv)
         rc = GCEV_EXIT_TRACE_ERROR;
     }
     gcev_stats_free(s);
-    if (sess) {
-        cli_live_close(sess);
-    } else {
-        gcev_trace_close(t);
-    }
+    cli_input_close(t, sess);
     return rc;
 }

@@ -63,11 +63,11 @@ static uint64_t committed_total(const gcev_stats_committed *c)
 
 /* Fragmentation of the whole heap after the GC: free space / size, from the per-generation
  * figures (absent unless every generation with a size has its fragmentation). */
-static int fragmentation(const gcev_stats_gc *g, double *pct)
+static int fragmentation(const gcev_stats *s, const gcev_stats_gc *g, double *pct)
 {
     uint64_t frag = 0, size = 0;
     for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
-        const gcev_stats_gen_heap *h = &g->gens[i];
+        const gcev_stats_gen_heap *h = gcev_stats_gc_gen_at(s, g, i);
         if (!(h->present & GCEV_STATS_HEAP_HAS_SIZE_AFTER)) {
             return 0;
         }
@@ -84,7 +84,7 @@ static int fragmentation(const gcev_stats_gc *g, double *pct)
     return 1;
 }
 
-static void print_text(const gcev_stats_gc *g)
+static void print_text(const gcev_stats *s, const gcev_stats_gc *g)
 {
     uint64_t p = g->present;
     char gen[8] = "-", pause[24] = "-", heap[24], prom[24], rs[16], extra[256] = "";
@@ -107,7 +107,7 @@ static void print_text(const gcev_stats_gc *g)
     if (p & GCEV_STATS_GC_HAS_PAUSE_PERCENT) {
         n += (size_t)snprintf(extra + n, sizeof extra - n, "  paused %.1f%%", g->pause_time_percent);
     }
-    if (fragmentation(g, &frag) && n < sizeof extra) {
+    if (fragmentation(s, g, &frag) && n < sizeof extra) {
         n += (size_t)snprintf(extra + n, sizeof extra - n, "  frag %.1f%%", frag);
     }
     if ((p & GCEV_STATS_GC_HAS_COMMITTED_AFTER) && n < sizeof extra) {
@@ -117,11 +117,11 @@ static void print_text(const gcev_stats_gc *g)
     if ((p & GCEV_STATS_GC_HAS_ALLOC_RATE) && n < sizeof extra) {
         n += (size_t)snprintf(extra + n, sizeof extra - n, "  alloc %.1f MB/s", g->alloc_rate_mb_per_sec);
     }
-    if ((g->gens[0].present & GCEV_STATS_HEAP_HAS_SIZE_AFTER) && n < sizeof extra) {
+    if ((gcev_stats_gc_gen_at(s, g, 0)->present & GCEV_STATS_HEAP_HAS_SIZE_AFTER) && n < sizeof extra) {
         n += (size_t)snprintf(extra + n, sizeof extra - n, "  gens");
         for (unsigned i = 0; i < GCEV_STATS_GENS && n < sizeof extra; i++) {
             n += (size_t)snprintf(extra + n, sizeof extra - n, "%s%.2f", i ? "/" : " ",
-                                  (double)g->gens[i].size_after / 1e6);
+                                  (double)gcev_stats_gc_gen_at(s, g, i)->size_after / 1e6);
         }
     }
     printf("GC %6u  gen %s  %-10s  %-18s  pause %11s  heap after %11s  promoted %11s%s%s\n", g->number, gen,
@@ -152,7 +152,7 @@ static void on_gc(void *ctx, const gcev_stats *s, const gcev_stats_gc *g)
         stats_print_gc_json(stdout, s, g);
         printf(",\"json_version\":%d}\n", GCEV_JSON_VERSION_WATCH);
     } else {
-        print_text(g);
+        print_text(s, g);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         w->write_failed = 1;
@@ -200,8 +200,9 @@ static void print_summary(const watch *w, double seconds, uint64_t events, uint6
 static void print_header(const cli_live_opts *o, gcev_session *sess)
 {
     const gcev_session_info *in = gcev_session_get_info(sess);
-    const char *cmdline = in->process.command_line && in->process.command_line[0] ? in->process.command_line
-                                                                                  : "(command line unknown)";
+    const char *cmdline = in->process->command_line && in->process->command_line[0]
+                              ? in->process->command_line
+                              : "(command line unknown)";
     const char *profile = o->nproviders                           ? "custom (--providers)"
                           : o->profile == GCEV_SESSION_GC_VERBOSE ? "gc-verbose"
                                                                   : "gc-collect";

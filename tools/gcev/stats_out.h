@@ -39,7 +39,8 @@ int stats_selected(const stats_report *r, const gcev_stats_gc *g);
 /* Whether the process is printed (all, or only --process PID). */
 int stats_process_selected(const stats_report *r, uint32_t process_id);
 /* Sum over generations of a gen_heap member: returns 0 when no generation has the bit. */
-int stats_heap_total(const gcev_stats_gc *g, uint32_t bit, size_t member_offset, uint64_t *out);
+int stats_heap_total(const gcev_stats *s, const gcev_stats_gc *g, uint32_t bit, size_t member_offset,
+                     uint64_t *out);
 
 void stats_print_text(FILE *f, const stats_report *r);
 void stats_print_json(FILE *f, const stats_report *r);

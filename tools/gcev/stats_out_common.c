@@ -59,14 +59,16 @@ int stats_process_selected(const stats_report *r, uint32_t process_id)
     return !r->one_process || process_id == r->process_id;
 }
 
-int stats_heap_total(const gcev_stats_gc *g, uint32_t bit, size_t member_offset, uint64_t *out)
+int stats_heap_total(const gcev_stats *s, const gcev_stats_gc *g, uint32_t bit, size_t member_offset,
+                     uint64_t *out)
 {
     int any = 0;
     *out = 0;
-    for (int i = 0; i < GCEV_STATS_GENS; i++) {
-        if (g->gens[i].present & bit) {
+    for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
+        const gcev_stats_gen_heap *h = gcev_stats_gc_gen_at(s, g, i);
+        if (h->present & bit) {
             uint64_t v;
-            memcpy(&v, (const unsigned char *)&g->gens[i] + member_offset, sizeof v);
+            memcpy(&v, (const unsigned char *)h + member_offset, sizeof v);
             *out += v;
             any = 1;
         }

@@ -174,9 +174,10 @@ static void generations(FILE *f, const stats_report *r, int complete)
     for (size_t i = 0; i < gcev_stats_gc_count(r->s); i++) {
         const gcev_stats_gc *g = gcev_stats_gc_at(r->s, i);
         for (unsigned k = 0; stats_selected(r, g) && k < GCEV_STATS_GENS; k++) {
-            if (g->gens[k].present) {
+            const gcev_stats_gen_heap *h = gcev_stats_gc_gen_at(r->s, g, k);
+            if (h->present) {
                 fprintf(f, "%u,%u,%s", g->process_id, g->number, gcev_stats_gen_name(k));
-                row(f, GCEV_STATS_KIND_GEN_HEAP, &g->gens[k], NULL, -1, 3);
+                row(f, GCEV_STATS_KIND_GEN_HEAP, h, NULL, -1, 3);
                 end_row(f, complete);
             }
         }
@@ -222,7 +223,10 @@ static void gcstats(FILE *f, const stats_report *r, int complete)
         const gcev_stats_process *p = gcev_stats_process_at(r->s, i);
         for (int g = -1; stats_process_selected(r, p->process_id) && g < 3; g++) {
             fprintf(f, "%u,%s", p->process_id, g < 0 ? "all" : gcev_stats_gen_name((unsigned)g));
-            row(f, GCEV_STATS_KIND_GCSTATS, g < 0 ? &p->all : &p->gens[g], NULL, g, 2);
+            row(f, GCEV_STATS_KIND_GCSTATS,
+                g < 0 ? gcev_stats_process_stats(r->s, p)
+                      : gcev_stats_process_gen_stats(r->s, p, (unsigned)g),
+                NULL, g, 2);
             end_row(f, complete);
         }
     }

@@ -175,8 +175,11 @@ static void write_section(jobj *o, const gcev_stats *s, const gcev_stats_metric 
     FILE *f = o->f;
     key(o, m->key);
     if (m->type == GCEV_STATS_T_RECORD) {
+        /* embedded, or (size 0) a process's GCStats, read with its accessor */
+        const void *r = m->size ? (const void *)((const unsigned char *)rec + m->offset)
+                                : (const void *)gcev_stats_process_stats(s, rec);
         fputc('{', f);
-        write_record(f, s, (unsigned)m->elem_kind, (const unsigned char *)rec + m->offset, -1, 0);
+        write_record(f, s, (unsigned)m->elem_kind, r, -1, 0);
         return;
     }
     fputc('[', f);
@@ -184,9 +187,10 @@ static void write_section(jobj *o, const gcev_stats *s, const gcev_stats_metric 
         const gcev_stats_gc *g = rec;
         int n = 0;
         for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
-            if (g->gens[i].present) {
+            const gcev_stats_gen_heap *h = gcev_stats_gc_gen_at(s, g, i);
+            if (h->present) {
                 fprintf(f, "%s{\"gen\":\"%s\"", n++ ? "," : "", gcev_stats_gen_name(i));
-                write_record(f, s, GCEV_STATS_KIND_GEN_HEAP, &g->gens[i], -1, 1);
+                write_record(f, s, GCEV_STATS_KIND_GEN_HEAP, h, -1, 1);
             }
         }
     } else if (m->kind == GCEV_STATS_KIND_GC && !strcmp(m->key, "loh_waits")) {
@@ -221,7 +225,8 @@ static void write_section(jobj *o, const gcev_stats *s, const gcev_stats_metric 
         const gcev_stats_process *p = rec;
         for (int g = 0; g < 3; g++) {
             fprintf(f, "%s{\"generation\":%d", g ? "," : "", g);
-            write_record(f, s, GCEV_STATS_KIND_GCSTATS, &p->gens[g], g, 1);
+            write_record(f, s, GCEV_STATS_KIND_GCSTATS, gcev_stats_process_gen_stats(s, p, (unsigned)g), g,
+                         1);
         }
     } else if (m->kind == GCEV_STATS_KIND_PROCESS && !strcmp(m->key, "longest_pauses")) {
         print_longest(f, s, rec);

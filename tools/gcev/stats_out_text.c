@@ -159,14 +159,14 @@ static void print_header(FILE *f, const stats_report *r)
     fputc('\n', f);
 }
 
-static void print_gc_row(FILE *f, const gcev_stats_gc *g, int rw, int pid)
+static void print_gc_row(FILE *f, const gcev_stats *s, const gcev_stats_gc *g, int rw, int pid)
 {
     char a[32], b[32], c[32], d[32], rs[16];
     uint64_t after = 0, frag = 0;
-    int has_after = stats_heap_total(g, GCEV_STATS_HEAP_HAS_SIZE_AFTER,
+    int has_after = stats_heap_total(s, g, GCEV_STATS_HEAP_HAS_SIZE_AFTER,
                                      offsetof(gcev_stats_gen_heap, size_after), &after);
-    int has_frag =
-        stats_heap_total(g, GCEV_STATS_HEAP_HAS_FRAG_AFTER, offsetof(gcev_stats_gen_heap, frag_after), &frag);
+    int has_frag = stats_heap_total(s, g, GCEV_STATS_HEAP_HAS_FRAG_AFTER,
+                                    offsetof(gcev_stats_gen_heap, frag_after), &frag);
     char frag_s[16] = "-";
     if (has_frag && has_after && after) {
         snprintf(frag_s, sizeof frag_s, "%.1f", (double)frag * 100.0 / (double)after);
@@ -197,7 +197,7 @@ static void print_gc_table(FILE *f, const stats_report *r)
     fprintf(f, "%6s %3s %-6s %-*s %10s %8s %8s %11s %8s %6s\n", "GC#", "Gen", "Type", rw, "Reason",
             "Start ms", "Pause ms", "GC ms", "Promoted MB", "After MB", "Frag%");
     for (size_t i = 0; i < gcev_stats_gc_count(r->s); i++) {
-        print_gc_row(f, gcev_stats_gc_at(r->s, i), rw, pid);
+        print_gc_row(f, r->s, gcev_stats_gc_at(r->s, i), rw, pid);
     }
     fprintf(f,
             "Type: blk blocking, BGC background, FGC foreground (ephemeral GC during a BGC);\n"
@@ -272,7 +272,7 @@ static void print_gc_detail(FILE *f, const stats_report *r, const gcev_stats_gc 
     fprintf(f, "  %-5s %13s %13s %13s %13s %13s\n", "heap", "before MB", "after MB", "frag before",
             "frag after", "promoted MB");
     for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
-        const gcev_stats_gen_heap *h = &g->gens[i];
+        const gcev_stats_gen_heap *h = gcev_stats_gc_gen_at(r->s, g, i);
         char c1[32], c2[32], c3[32], c4[32], c5[32];
         fprintf(f, "  %-5s %13s %13s %13s %13s %13s\n", gcev_stats_gen_name(i),
                 mb_s(c1, sizeof c1, (h->present & GCEV_STATS_HEAP_HAS_SIZE_BEFORE) != 0, h->size_before),
@@ -362,12 +362,15 @@ static void print_gc_metrics(FILE *f, const stats_report *r, const gcev_stats_gc
             f_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_ALLOCATED_SINCE) != 0,
                 (double)g->allocated_since_last_gc / 1e6, "%.3f"));
     fprintf(f, " (gen0 %s, LOH %s, POH %s), %s MB/s\n",
-            f_s(b, sizeof b, (g->gens[0].present & GCEV_STATS_HEAP_HAS_USER_ALLOCATED) != 0,
-                (double)g->gens[0].user_allocated / 1e6, "%.3f"),
-            f_s(c, sizeof c, (g->gens[3].present & GCEV_STATS_HEAP_HAS_USER_ALLOCATED) != 0,
-                (double)g->gens[3].user_allocated / 1e6, "%.3f"),
-            f_s(d, sizeof d, (g->gens[4].present & GCEV_STATS_HEAP_HAS_USER_ALLOCATED) != 0,
-                (double)g->gens[4].user_allocated / 1e6, "%.3f"),
+            f_s(b, sizeof b,
+                (gcev_stats_gc_gen_at(r->s, g, 0)->present & GCEV_STATS_HEAP_HAS_USER_ALLOCATED) != 0,
+                (double)gcev_stats_gc_gen_at(r->s, g, 0)->user_allocated / 1e6, "%.3f"),
+            f_s(c, sizeof c,
+                (gcev_stats_gc_gen_at(r->s, g, 3)->present & GCEV_STATS_HEAP_HAS_USER_ALLOCATED) != 0,
+                (double)gcev_stats_gc_gen_at(r->s, g, 3)->user_allocated / 1e6, "%.3f"),
+            f_s(d, sizeof d,
+                (gcev_stats_gc_gen_at(r->s, g, 4)->present & GCEV_STATS_HEAP_HAS_USER_ALLOCATED) != 0,
+                (double)gcev_stats_gc_gen_at(r->s, g, 4)->user_allocated / 1e6, "%.3f"),
             r1_s(a, sizeof a, (p & GCEV_STATS_GC_HAS_ALLOC_RATE) != 0, g->alloc_rate_mb_per_sec));
     fprintf(f, "  condemned because   ");
     if (p & GCEV_STATS_GC_HAS_CONDEMNED) {
@@ -432,7 +435,7 @@ static void print_gc_metrics(FILE *f, const stats_report *r, const gcev_stats_gc
     fprintf(f, "  %-5s %10s %10s %10s %10s %10s %10s\n", "gen", "surv %", "frag %", "in MB", "out MB",
             "budget MB", "obj MB");
     for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
-        const gcev_stats_gen_heap *h = &g->gens[i];
+        const gcev_stats_gen_heap *h = gcev_stats_gc_gen_at(r->s, g, i);
         int hist = (h->present & GCEV_STATS_HEAP_HAS_HISTORY) != 0;
         char e[32], f2[32];
         fprintf(
@@ -481,7 +484,7 @@ static void print_processes(FILE *f, const stats_report *r)
     int rw = reason_width(r), longest_shown = 0;
     for (size_t i = 0; i < gcev_stats_process_count(r->s); i++) {
         const gcev_stats_process *p = gcev_stats_process_at(r->s, i);
-        const gcev_stats_gcstats *st = &p->all;
+        const gcev_stats_gcstats *st = gcev_stats_process_stats(r->s, p);
         char a[32], b[32], c[32];
         fprintf(f, "\nProcess %u: %llu GCs, %llu complete", p->process_id, (unsigned long long)p->gc_count,
                 (unsigned long long)p->complete_count);

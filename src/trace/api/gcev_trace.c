@@ -14,6 +14,7 @@
 #include "gcev_reorder.h"
 #include "gcev_etl.h"
 #include "gcev_nettrace.h"
+#include "gcev_sized.h"
 #include "gcev_trace_core.h"
 
 #include <errno.h>
@@ -25,6 +26,9 @@
 /* 80 = the ETL buffer header (72) + the first record's 8-byte system header
  * prefix, whose marker gcev_etl_detect checks. */
 enum { GCEV_DETECT_BYTES = 80 };
+
+/* The first layout of gcev_trace_options (gcev.h "Growable structs"). */
+#define OPTIONS_V1 GCEV_SIZE_TO(gcev_trace_options, keep_going)
 
 static gcev_status trace_fail(gcev_error *err, gcev_status code, uint64_t offset, const char *msg)
 {
@@ -265,15 +269,21 @@ static const char *trace_entry_message(gcev_trace *t, const char *msg)
 static gcev_status trace_start(gcev_trace *t, const char *path, int folder, const gcev_trace_options *opts,
                                gcev_trace **out, gcev_error *err)
 {
-    if (opts) {
-        t->opts = *opts;
+    gcev_status st = gcev_sized_in(&t->opts, sizeof t->opts, opts, OPTIONS_V1);
+    if (st != GCEV_OK) {
+        gcev_trace_close(t);
+        return trace_fail(
+            err, st, 0,
+            st == GCEV_E_INVALID_ARG
+                ? "gcev_trace_options.struct_size is from 1 to 3"
+                : "gcev_trace_options sets an option this library does not know (past its size)");
     }
     if (t->opts.max_block_size) {
         t->src.max_take = t->opts.max_block_size;
     }
     t->info.pointer_size = 8;
     gcev_error e = {0};
-    gcev_status st = folder ? gcev_ctf_open_dir(t, path, &e) : trace_detect(t, path, 0, &e);
+    st = folder ? gcev_ctf_open_dir(t, path, &e) : trace_detect(t, path, 0, &e);
     int64_t mark;
     if (st == GCEV_OK && t->opts.order == GCEV_TRACE_ORDER_STREAM && t->ops->sorted_before &&
         t->ops->sorted_before(t, &mark)) {
@@ -531,7 +541,8 @@ static gcev_status trace_next_buffered(gcev_trace *t, gcev_trace_event *ev, gcev
 
 static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
 
-gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+/* gcev_trace_next() but for the reserved room of the event. */
+static inline gcev_status trace_next_whole(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
 {
     /* The walk's hot path: file order, no error yet, a reader that fills the whole
      * event and its ms (t->finishes_event); the rest is trace_next_slow. */
@@ -549,6 +560,16 @@ gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
         return trace_stick(t, st, &e, err);
     }
     return trace_next_slow(t, ev, err);
+}
+
+gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
+{
+    gcev_status st = trace_next_whole(t, ev, err);
+    if (ev) {
+        /* the room later members come from reads 0 (gcev_trace.h) */
+        memset(ev->reserved_, 0, sizeof ev->reserved_);
+    }
+    return st;
 }
 
 static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)

@@ -54,8 +54,9 @@ typedef struct serve_pm {
     double clock_offset; /* monotonic ms minus trace ms (the smallest seen: events arrive after) */
 } serve_pm;
 
-/* Applies one closed GC (the GC-end callback's g) to m. */
-void serve_pm_on_gc(serve_pm *m, const gcev_stats_gc *g);
+/* Applies one closed GC (the GC-end callback's g) to m; gens: its GCEV_STATS_GENS generations
+ * (gcev_stats_gc_gen_at()), a NULL entry for none. */
+void serve_pm_on_gc(serve_pm *m, const gcev_stats_gc *g, const gcev_stats_gen_heap *const *gens);
 /* The share of the SERVE_WINDOW seconds before trace time now_ms spent paused (0..1);
  * age_ms: how long the session has run (the window when shorter, at least 1 s). */
 double serve_pm_pause_ratio(const serve_pm *m, double now_ms, double age_ms);

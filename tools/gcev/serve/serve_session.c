@@ -34,10 +34,13 @@ typedef struct reader {
 static void on_gc(void *ctx, const gcev_stats *s, const gcev_stats_gc *g)
 {
     reader *r = ctx;
-    (void)s;
+    const gcev_stats_gen_heap *gens[GCEV_STATS_GENS];
+    for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
+        gens[i] = gcev_stats_gc_gen_at(s, g, i);
+    }
     r->reported++;
     serve_lock(r->c);
-    serve_pm_on_gc(&r->p->m, g);
+    serve_pm_on_gc(&r->p->m, g, gens);
     serve_unlock(r->c);
 }
 
@@ -45,6 +48,7 @@ static gcev_stats *new_model(reader *r)
 {
     gcev_stats_options so;
     memset(&so, 0, sizeof so);
+    so.struct_size = sizeof so;
     so.max_heap_records = 16384; /* per-heap records (server GC): ~13 MB at most */
     so.max_handles = 4096;       /* gc-verbose's handle table: not exported */
     so.max_segments = 4096;
@@ -168,12 +172,14 @@ static void *reader_main(void *arg)
     }
     gcev_session_options o;
     memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
     o.profile = c->o.profile;
     o.flags = c->o.stacks ? 0 : GCEV_SESSION_NO_STACKS;
     o.buffer_mb = 32;
     o.timeout_ms = c->o.timeout_ms;
     o.stop_timeout_ms = 5000;
-    o.trace.order = GCEV_TRACE_ORDER_STREAM;
+    gcev_trace_options to = {.struct_size = sizeof to, .order = GCEV_TRACE_ORDER_STREAM};
+    o.trace = &to;
     char path[4096];
     if (c->o.record_dir) {
         serve_lock(c);

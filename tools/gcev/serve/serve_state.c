@@ -17,7 +17,7 @@ static int is_finite_nonneg(double v)
     return isfinite(v) && v >= 0;
 }
 
-void serve_pm_on_gc(serve_pm *m, const gcev_stats_gc *g)
+void serve_pm_on_gc(serve_pm *m, const gcev_stats_gc *g, const gcev_stats_gen_heap *const *gens)
 {
     uint64_t p = g->present;
     unsigned gen = (p & GCEV_STATS_GC_HAS_GENERATION) && g->generation < 3 ? g->generation : 3;
@@ -63,7 +63,10 @@ void serve_pm_on_gc(serve_pm *m, const gcev_stats_gc *g)
         m->allocated += g->allocated_bytes;
     }
     for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
-        const gcev_stats_gen_heap *h = &g->gens[i];
+        const gcev_stats_gen_heap *h = gens[i];
+        if (!h) {
+            continue;
+        }
         if (h->present & GCEV_STATS_HEAP_HAS_SIZE_AFTER) {
             m->has_size[i] = 1;
             m->size_after[i] = h->size_after;
