@@ -28,8 +28,11 @@ static double now_ns(void)
 
 static void on_gc(void *ctx, const gcev_stats *s, const gcev_stats_gc *g)
 {
-    (void)s;
-    serve_pm_on_gc(ctx, g);
+    const gcev_stats_gen_heap *gens[GCEV_STATS_GENS];
+    for (unsigned i = 0; i < GCEV_STATS_GENS; i++) {
+        gens[i] = gcev_stats_gc_gen_at(s, g, i);
+    }
+    serve_pm_on_gc(ctx, g, gens);
 }
 
 /* Every GC of the trace applied to m; 0 on failure. */

@@ -70,7 +70,7 @@ static unsigned long long walk_trace(gcev_trace *t, int decode, unsigned long lo
     if (decode == 4) {
         gcev_trace_filter f;
         memset(&f, 0, sizeof f);
-        f.size = sizeof f;
+        f.struct_size = sizeof f;
         f.flags = GCEV_TRACE_FILTER_GC;
         if (gcev_trace_set_filter(t, &f, NULL) != GCEV_OK) {
             gcev_trace_close(t);

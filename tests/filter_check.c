@@ -99,7 +99,7 @@ static void event_equal(const rec *r, const gcev_trace_event *x)
 size_t filter_check(filter_open_fn open, void *octx, uint32_t order, const gcev_trace_filter *f,
                     filter_keep_fn keep, void *kctx, size_t *skipped)
 {
-    gcev_trace_options o = {order, 0, 0};
+    gcev_trace_options o = {.struct_size = sizeof o, .order = order};
     gcev_trace *t;
     assert_int_equal(open(octx, &o, &t), GCEV_OK);
     rec *recs = NULL;

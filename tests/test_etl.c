@@ -1630,18 +1630,18 @@ static void test_filter_skips_records_and_keeps_the_rest_unchanged(void **state)
         size_t skipped;
         gcev_trace_filter f;
         memset(&f, 0, sizeof f);
-        f.size = sizeof f;
+        f.struct_size = sizeof f;
         f.flags = GCEV_TRACE_FILTER_GC;
         assert_int_equal(filter_check(open_built, &b, order, &f, keep_gc_set, NULL, &skipped), 2);
         assert_int_equal(skipped, 8); /* the logfile header, kernel, other providers', TraceLogging */
         const char *tl = "MyProv";
         memset(&f, 0, sizeof f);
-        f.size = sizeof f;
+        f.struct_size = sizeof f;
         f.providers = &tl;
         f.nproviders = 1;
         assert_int_equal(filter_check(open_built, &b, order, &f, keep_provider_name, "MyProv", NULL), 1);
         memset(&f, 0, sizeof f);
-        f.size = sizeof f;
+        f.struct_size = sizeof f;
         f.max_level = 3;
         /* kernel records (no level), level 0, 2 and 3 pass; levels 4 and 5 are skipped */
         assert_int_equal(filter_check(open_built, &b, order, &f, keep_level_3, NULL, &skipped), 7);

@@ -90,7 +90,7 @@ static gcev_trace_filter filter_of(uint32_t flags)
 {
     gcev_trace_filter f;
     memset(&f, 0, sizeof f);
-    f.size = sizeof f;
+    f.struct_size = sizeof f;
     f.flags = flags;
     return f;
 }
@@ -159,9 +159,11 @@ static void test_filter_bad_arguments_are_refused_and_null_removes_it(void **sta
     gcev_trace_filter f = filter_of(GCEV_TRACE_FILTER_GC);
     gcev_error err = {0};
     assert_int_equal(gcev_trace_set_filter(NULL, &f, &err), GCEV_E_INVALID_ARG);
-    f.size = 0;
+    f.struct_size = 2; /* smaller than any layout */
     assert_int_equal(gcev_trace_set_filter(t, &f, &err), GCEV_E_INVALID_ARG);
     assert_non_null(err.message);
+    f.struct_size = 0; /* the first layout: accepted */
+    assert_int_equal(gcev_trace_set_filter(t, &f, &err), GCEV_OK);
     f = filter_of(1u << 7);
     assert_int_equal(gcev_trace_set_filter(t, &f, &err), GCEV_E_INVALID_ARG);
     const char *none[] = {NULL}, *empty[] = {""};

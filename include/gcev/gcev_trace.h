@@ -397,7 +397,7 @@ typedef struct gcev_trace_filter_event {
  * GC set.
  */
 typedef struct gcev_trace_filter {
-    uint32_t size;                /* sizeof(gcev_trace_filter): lets the struct grow in later releases */
+    uint32_t struct_size;         /* growable (gcev.h "Growable structs"): sizeof, or 0 */
     uint32_t flags;               /* GCEV_TRACE_FILTER_* */
     const char *const *providers; /* nproviders names or GUID texts */
     size_t nproviders;
@@ -422,8 +422,9 @@ typedef struct gcev_trace_filter {
  * what they are without a filter. Applies to the events read after the call: in timestamp
  * order the reader runs ahead of the events it returns, so set it before the first
  * gcev_trace_next(). f and its strings are copied. Returns GCEV_OK; GCEV_E_INVALID_ARG when t
- * is NULL, f->size is smaller than the first release's struct, f->flags has an unknown bit,
- * a provider is NULL or empty, or a list is non-empty with a NULL pointer; GCEV_E_NOMEM.
+ * is NULL, f->struct_size is 1 to 3, f->flags has an unknown bit,
+ * a provider is NULL or empty, or a list is non-empty with a NULL pointer; GCEV_E_UNSUPPORTED
+ * when f is a later release's larger struct that sets a member this library lacks; GCEV_E_NOMEM.
  */
 GCEV_API gcev_status gcev_trace_set_filter(gcev_trace *t, const gcev_trace_filter *f, gcev_error *err);
 

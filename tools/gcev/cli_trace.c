@@ -323,7 +323,7 @@ int gcev_cli_filter_apply(const char *cmd, gcev_cli_filter *cf, gcev_trace *t)
     if (!cf->given) {
         return 0;
     }
-    cf->f.size = sizeof cf->f;
+    cf->f.struct_size = sizeof cf->f;
     cf->f.providers = cf->providers;
     return filter_set(cmd, t, &cf->f);
 }
@@ -332,7 +332,7 @@ int gcev_cli_filter_gc(const char *cmd, gcev_trace *t)
 {
     gcev_trace_filter f;
     memset(&f, 0, sizeof f);
-    f.size = sizeof f;
+    f.struct_size = sizeof f;
     f.flags = GCEV_TRACE_FILTER_GC;
     return filter_set(cmd, t, &f);
 }

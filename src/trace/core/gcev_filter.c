@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* gcev_trace_filter compiled, and the predicate the readers ask (gcev_filter.h). */
 #include "gcev_filter.h"
+#include "gcev_sized.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,15 @@ static gcev_status provider_compile(const char *text, gcev_filter_provider *p, g
 gcev_status gcev_filter_compile(const gcev_trace_filter *f, gcev_filter **out, gcev_error *err)
 {
     *out = NULL;
-    if (f->size < sizeof(gcev_trace_filter)) {
-        return filter_fail(err, GCEV_E_INVALID_ARG,
-                           "gcev_trace_filter.size is not sizeof(gcev_trace_filter)");
+    gcev_trace_filter whole; /* the caller's layout read into this release's */
+    gcev_status st = gcev_sized_in(&whole, sizeof whole, f, sizeof whole);
+    if (st != GCEV_OK) {
+        return filter_fail(err, st,
+                           st == GCEV_E_UNSUPPORTED
+                               ? "gcev_trace_filter sets a member this library does not know"
+                               : "gcev_trace_filter.struct_size is smaller than any layout");
     }
+    f = &whole;
     if (f->flags & ~(uint32_t)GCEV_TRACE_FILTER_GC) {
         return filter_fail(err, GCEV_E_INVALID_ARG, "gcev_trace_filter.flags has an unknown bit");
     }
@@ -77,7 +83,7 @@ gcev_status gcev_filter_compile(const gcev_trace_filter *f, gcev_filter **out, g
     c->keywords = f->keywords;
     c->max_level = f->max_level;
     c->select_all = !f->flags && !f->nproviders && !f->nevents;
-    gcev_status st = GCEV_OK;
+    st = GCEV_OK;
     for (size_t i = 0; i < f->nproviders && st == GCEV_OK; i++, c->nproviders++) {
         st = provider_compile(f->providers[i], &c->providers[i], err);
     }
