@@ -431,14 +431,16 @@ static int bucket_add(gcev_allocs *a, double ms, uint32_t src, uint32_t kind, do
     if (rel < 0) {
         rel = 0; /* out of time order: the first bucket */
     }
-    while (rel / a->bucket_ms >= MAX_BUCKETS) {
+    double q = rel / a->bucket_ms; /* one division an event: the slowest instruction here */
+    while (q >= MAX_BUCKETS) {
         if (a->nbuckets) {
             buckets_merge(a);
         } else {
             a->bucket_ms *= 2;
         }
+        q = rel / a->bucket_ms;
     }
-    size_t idx = (size_t)(rel / a->bucket_ms);
+    size_t idx = (size_t)q;
     if (idx >= a->nbuckets) {
         if (!gcev_ga_reserve((void **)&a->buckets, &a->capbuckets, idx + 1, sizeof *a->buckets)) {
             return 0;
