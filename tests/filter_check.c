@@ -96,6 +96,19 @@ static void event_equal(const rec *r, const gcev_trace_event *x)
     str_equal(r->process_name, x->process_name);
 }
 
+void check_events_equal(const gcev_trace_event *want, const gcev_trace_event *got)
+{
+    rec r;
+    r.ev = *want;
+    r.provider_name = (char *)want->provider_name;
+    r.event_name = (char *)want->event_name;
+    r.process_name = (char *)want->process_name;
+    r.payload = (uint8_t *)want->payload;
+    r.stack = (uint8_t *)want->stack;
+    event_equal(&r, got);
+    assert_int_equal(want->kind != NULL, got->kind != NULL); /* (a kind is its trace's own) */
+}
+
 size_t filter_check(filter_open_fn open, void *octx, uint32_t order, const gcev_trace_filter *f,
                     filter_keep_fn keep, void *kctx, size_t *skipped)
 {

@@ -24,4 +24,7 @@ typedef int (*filter_keep_fn)(const gcev_trace_event *ev, void *ctx);
 size_t filter_check(filter_open_fn open, void *octx, uint32_t order, const gcev_trace_filter *f,
                     filter_keep_fn keep, void *kctx, size_t *skipped);
 
+/* Fails the test unless every member of got equals want's (views compared by content). */
+void check_events_equal(const gcev_trace_event *want, const gcev_trace_event *got);
+
 #endif

@@ -310,6 +310,71 @@ GCEV_API uint64_t gcev_trace_bytes_read(const gcev_trace *t);
 GCEV_API gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
 
 /*
+ * A lean event record: what a walk over many events reads of each (which event, when, which
+ * thread, its payload), filled by gcev_trace_next_lean() without the rest of
+ * gcev_trace_event (names, activity ids, stack, field list, capture thread, processor,
+ * sequence, ms ...), which gcev_trace_lean_event() gives on demand. Members mean what the
+ * gcev_trace_event members of the same names mean; views are valid until the next call on t.
+ */
+typedef struct gcev_trace_lean {
+    uint32_t size; /* sizeof(gcev_trace_lean), set by the caller: lets the record grow */
+    uint16_t event_id;
+    uint16_t version;
+    const gcev_provider *provider; /* compiled provider, or NULL */
+    const void *kind;              /* as gcev_trace_event.kind */
+    int64_t timestamp;
+    uint64_t thread_id;
+    const uint8_t *payload;
+    uint32_t payload_size;
+    uint8_t pointer_size;
+    uint8_t no_event_id;
+} gcev_trace_lean;
+
+/*
+ * As gcev_trace_next(), into a lean record: the same events in the same order, the same end,
+ * errors, keep-going and filter. The EventPipe reader fills it straight from the event header
+ * and its metadata record for NetTrace V4/V5 compressed blocks in file order (the
+ * runtime's own traces); elsewhere it reads the full record and copies these members.
+ * Returns GCEV_OK, GCEV_END, the reader's errors (GCEV_E_TRUNCATED_FILE, GCEV_E_FORMAT,
+ * GCEV_E_UNSUPPORTED, GCEV_E_LIMIT, GCEV_E_IO, GCEV_E_NOMEM) as gcev_trace_next() does, or
+ * GCEV_E_INVALID_ARG when t or ev is NULL or ev->size is smaller than this struct.
+ */
+GCEV_API gcev_status gcev_trace_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err);
+
+/*
+ * As gcev_trace_next_lean() for up to cap events at once (a walk over millions of events pays
+ * the call, its checks and the reader's dispatch once per batch): fills evs[0..*n). evs[0].size
+ * must be set (the others are written whole). Returns GCEV_OK with 1 <= *n <= cap; GCEV_END or
+ * an error with *n = 0, as gcev_trace_next_lean() returns them: a fault after some events
+ * returns those first and the fault on the next call (keep-going then reads past it). A batch
+ * ends after an event without a kind (kind NULL: ETL, CTF), so that
+ * gcev_trace_lean_event() can give its full record; gcev_trace_kind_record() gives what the
+ * others' kinds say. GCEV_E_INVALID_ARG when t, evs or n is NULL, cap is 0 or evs[0].size is
+ * smaller than gcev_trace_lean.
+ */
+GCEV_API gcev_status gcev_trace_next_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *n,
+                                                gcev_error *err);
+
+/*
+ * The full record of the event the last gcev_trace_next_lean() call returned, or of the last
+ * event of the last batch (filled when first asked), owned by t and valid until the next call
+ * that reads t; NULL when t is NULL, that call did not return GCEV_OK, or the batch stopped at
+ * a fault (the reader read the faulty header over the state its last event's record is made
+ * from; the next call returns the fault).
+ */
+GCEV_API const gcev_trace_event *gcev_trace_lean_event(gcev_trace *t);
+
+/*
+ * What t's metadata says of every event of `kind` (a non-NULL gcev_trace_event.kind or
+ * gcev_trace_lean.kind of t): provider_name, provider_guid and has_provider_guid, provider,
+ * event_id, version (a V6 label list may override it per event: the lean record has the
+ * event's own), event_name, opcode, level, keywords and their has_* flags, nfields and
+ * fields; every other member 0. Owned by t, valid until gcev_trace_close(); NULL when t or
+ * kind is NULL.
+ */
+GCEV_API const gcev_trace_event *gcev_trace_kind_record(const gcev_trace *t, const void *kind);
+
+/*
  * Events lost so far according to EventPipe sequence-number gaps; 0 when t is
  * NULL and for formats without sequence numbers (an ETL header's own count is
  * gcev_trace_info.events_lost).

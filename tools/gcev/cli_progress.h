@@ -37,6 +37,14 @@ static inline void gcev_cli_progress_event(gcev_cli_progress *p)
         gcev_cli_progress_at(p, p->events);
     }
 }
+/* n more events at once (a batch): as n calls of gcev_cli_progress_event. */
+static inline void gcev_cli_progress_events(gcev_cli_progress *p, unsigned n)
+{
+    p->events += n;
+    if (p->on && (p->ticks += n) >= 256) {
+        gcev_cli_progress_at(p, p->events);
+    }
+}
 /* Erases the progress line, if one is shown. */
 void gcev_cli_progress_end(gcev_cli_progress *p);
 

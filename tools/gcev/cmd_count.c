@@ -237,20 +237,47 @@ int gcev_cmd_count(int argc, char **argv)
     count_table tab = {0};
     gcev_cli_kinds kinds = {0};
     uint64_t total = 0;
-    gcev_trace_event ev;
     gcev_error err = {0};
     gcev_status st;
     rc = GCEV_EXIT_OK;
     gcev_cli_progress pr;
     gcev_cli_progress_start(&pr, "count", t, 0);
-    while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
-        if (!count_add(&tab, &kinds, &ev)) {
-            st = GCEV_E_NOMEM;
-            err.message = "out of memory";
+    /* the lean walk, in batches: a kind seen before is counted from the lean record; names
+     * and GUID are asked for only for a new kind (what its metadata record says), or for
+     * an event without one (then the last of its batch: its full record) */
+    enum { BATCH = 256 };
+    gcev_trace_lean lv[BATCH];
+    lv[0].size = sizeof lv[0];
+    size_t nb = 0;
+    while ((st = gcev_trace_next_lean_batch(t, lv, BATCH, &nb, &err)) == GCEV_OK) {
+        for (size_t i = 0; i < nb; i++) {
+            const gcev_trace_lean *l = &lv[i];
+            gcev_cli_kind *x = l->kind ? gcev_cli_kind_cached(&kinds, l->kind, l->version) : NULL;
+            if (x && x->row != SIZE_MAX) {
+                tab.rows[x->row].count++;
+                continue;
+            }
+            const gcev_trace_event *rec = l->kind ? gcev_trace_kind_record(t, l->kind) : NULL;
+            gcev_trace_event ev;
+            if (rec) {
+                ev = *rec;
+                ev.kind = l->kind;
+                ev.version = l->version; /* a V6 label list's, when it overrides the record's */
+                rec = &ev;
+            } else {
+                rec = gcev_trace_lean_event(t);
+            }
+            if (!rec || !count_add(&tab, &kinds, rec)) {
+                st = GCEV_E_NOMEM;
+                err.message = "out of memory";
+                break;
+            }
+        }
+        if (st != GCEV_OK) {
             break;
         }
-        total++;
-        gcev_cli_progress_event(&pr);
+        total += nb;
+        gcev_cli_progress_events(&pr, (unsigned)nb);
     }
     gcev_cli_progress_end(&pr);
     if (st != GCEV_END) {

@@ -264,6 +264,15 @@ static const char *trace_entry_message(gcev_trace *t, const char *msg)
     return t->msg;
 }
 
+/* Whether gcev_trace_next / gcev_trace_next_lean may take their hot paths (gcev_trace.next_fast,
+ * lean_fast): after open, and whenever the sticky status or a batch's pending fault changes. */
+static void trace_fast_update(gcev_trace *t)
+{
+    t->next_fast =
+        !t->order && !t->reorder && t->finishes_event && t->sticky == GCEV_OK && t->lean_pending == GCEV_OK;
+    t->lean_fast = t->next_fast && t->ops->next_lean;
+}
+
 /* Opens the trace in t->src (path: the file's, when it has one), or the folder at path
  * (folder = 1: a CTF trace tree). Takes ownership of t. */
 static gcev_status trace_start(gcev_trace *t, const char *path, int folder, const gcev_trace_options *opts,
@@ -317,6 +326,7 @@ static gcev_status trace_start(gcev_trace *t, const char *path, int folder, cons
     if (t->info.format != GCEV_FORMAT_CTF) {
         t->info.file_size = t->src.size; /* CTF: the reader adds up its files */
     }
+    trace_fast_update(t);
     *out = t;
     return GCEV_OK;
 }
@@ -326,6 +336,7 @@ static gcev_trace *trace_alloc(void)
     gcev_trace *t = calloc(1, sizeof *t);
     if (t) {
         t->sticky = GCEV_OK;
+        t->lean_pending = GCEV_OK;
         t->src.fd = -1;
     }
     return t;
@@ -415,6 +426,7 @@ static inline void trace_finish_event(gcev_trace *t, gcev_trace_event *ev)
 static void trace_record(gcev_trace *t, gcev_status st, const gcev_error *e)
 {
     t->sticky = st;
+    trace_fast_update(t);
     if (e && e->message) {
         t->sticky_err = *e;
     } else {
@@ -546,7 +558,8 @@ static inline gcev_status trace_next_whole(gcev_trace *t, gcev_trace_event *ev, 
 {
     /* The walk's hot path: file order, no error yet, a reader that fills the whole
      * event and its ms (t->finishes_event); the rest is trace_next_slow. */
-    if (t && ev && !t->order && !t->reorder && t->sticky == GCEV_OK && t->finishes_event) {
+    if (t && ev && t->next_fast) {
+        t->lean_state = 0; /* gcev_trace_lean_event: no lean event is current */
         gcev_error e;
         e.message = NULL; /* a reader that fails sets all of e; trace_record tells when it did not */
         gcev_status st = t->ops->next(t, ev, &e);
@@ -572,11 +585,146 @@ gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err
     return st;
 }
 
+/* The fault a batch stopped at after its events (gcev_trace_next_lean_batch), taken. */
+static gcev_status trace_take_pending(gcev_trace *t, gcev_error *e)
+{
+    gcev_status st = t->lean_pending;
+    *e = t->lean_pending_err;
+    t->lean_pending = GCEV_OK;
+    trace_fast_update(t);
+    return st;
+}
+
+/* The lean members of a full record. */
+static void lean_from_full(gcev_trace_lean *l, const gcev_trace_event *e)
+{
+    l->event_id = e->event_id;
+    l->version = e->version;
+    l->provider = e->provider;
+    l->kind = e->kind;
+    l->timestamp = e->timestamp;
+    l->thread_id = e->thread_id;
+    l->payload = e->payload;
+    l->payload_size = e->payload_size;
+    l->pointer_size = e->pointer_size;
+    l->no_event_id = e->no_event_id;
+}
+
+gcev_status gcev_trace_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err)
+{
+    /* the reader's lean path where gcev_trace_next would take its hot path */
+    if (t && ev && t->lean_fast && ev->size >= sizeof *ev) {
+        gcev_error e;
+        e.message = NULL;
+        int full = 0;
+        gcev_status st = t->ops->next_lean(t, ev, &t->lean_full, &full, &e);
+        if (st == GCEV_OK) {
+            if (full) {
+                lean_from_full(ev, &t->lean_full);
+            }
+            t->lean_state = full ? 1 : 2;
+            return GCEV_OK;
+        }
+        t->lean_state = 0;
+        if (t->opts.keep_going && st != GCEV_END &&
+            (st = gcev_trace_resume(t, st, &e, &t->lean_full, t->ops)) == GCEV_OK) {
+            lean_from_full(ev, &t->lean_full);
+            t->lean_state = 1;
+            return GCEV_OK;
+        }
+        return trace_stick(t, st, &e, err);
+    }
+    if (!t || !ev || ev->size < sizeof *ev) {
+        return trace_fail(err, GCEV_E_INVALID_ARG, 0, "trace and a lean record of its size are required");
+    }
+    gcev_status st = gcev_trace_next(t, &t->lean_full, err);
+    if (st == GCEV_OK) {
+        lean_from_full(ev, &t->lean_full);
+        t->lean_state = 1;
+    }
+    return st;
+}
+
+gcev_status gcev_trace_next_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *n,
+                                       gcev_error *err)
+{
+    if (n) {
+        *n = 0;
+    }
+    if (!t || !evs || !n || !cap || evs[0].size < sizeof *evs) {
+        return trace_fail(err, GCEV_E_INVALID_ARG, 0,
+                          "trace, a lean record of its size, n and cap > 0 are required");
+    }
+    gcev_error e;
+    e.message = NULL;
+    gcev_status st;
+    if (t->lean_pending != GCEV_OK) {
+        /* the fault the previous batch stopped at */
+        st = trace_take_pending(t, &e);
+    } else if (t->lean_fast && t->ops->next_lean_batch) {
+        size_t k = 0;
+        st = t->ops->next_lean_batch(t, evs, cap, &k, &e);
+        if (k) {
+            for (size_t i = 1; i < k; i++) {
+                evs[i].size = evs[0].size;
+            }
+            t->lean_state = 2;
+            if (st != GCEV_OK && st != GCEV_END) {
+                t->lean_pending = st; /* every read call reports it next */
+                t->lean_pending_err = e;
+                trace_fast_update(t);
+                /* the fault's header was parsed over the last event's state: its full record
+                 * is gone (gcev_trace_lean_event says NULL) */
+                t->lean_state = 0;
+            }
+            *n = k;
+            return GCEV_OK;
+        }
+        if (st == GCEV_OK || st == GCEV_END) {
+            st = gcev_trace_next_lean(t, evs, err); /* no lean path here: one event, ordinarily */
+            *n = st == GCEV_OK;
+            return st;
+        }
+    } else {
+        st = gcev_trace_next_lean(t, evs, err);
+        *n = st == GCEV_OK;
+        return st;
+    }
+    /* a fault: as gcev_trace_next_lean handles it */
+    t->lean_state = 0;
+    if (t->opts.keep_going && st != GCEV_END &&
+        (st = gcev_trace_resume(t, st, &e, &t->lean_full, t->ops)) == GCEV_OK) {
+        lean_from_full(evs, &t->lean_full);
+        t->lean_state = 1;
+        *n = 1;
+        return GCEV_OK;
+    }
+    return trace_stick(t, st, &e, err);
+}
+
+const gcev_trace_event *gcev_trace_kind_record(const gcev_trace *t, const void *kind)
+{
+    return t && kind && t->ops->kind_record ? t->ops->kind_record(t, kind) : NULL;
+}
+
+const gcev_trace_event *gcev_trace_lean_event(gcev_trace *t)
+{
+    if (!t || !t->lean_state) {
+        return NULL;
+    }
+    if (t->lean_state == 2) {
+        t->ops->lean_fill(t, &t->lean_full);
+        t->lean_state = 1;
+    }
+    return &t->lean_full;
+}
+
 static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event *ev, gcev_error *err)
 {
     if (!t || !ev) {
         return trace_fail(err, GCEV_E_INVALID_ARG, 0, "trace and event are required");
     }
+    t->lean_state = 0;
     if (t->order || t->reorder) {
         return trace_next_buffered(t, ev, err);
     }
@@ -589,7 +737,16 @@ static GCEV_NOINLINE gcev_status trace_next_slow(gcev_trace *t, gcev_trace_event
     trace_prepare(t, ev);
     gcev_error e;
     e.message = NULL;
-    gcev_status st = trace_read(t, ev, &e);
+    gcev_status st;
+    if (t->lean_pending != GCEV_OK) {
+        /* a batch stopped at this fault after its events: as trace_read reports a fault */
+        st = trace_take_pending(t, &e);
+        if (t->opts.keep_going) {
+            st = gcev_trace_resume(t, st, &e, ev, t->ops);
+        }
+    } else {
+        st = trace_read(t, ev, &e);
+    }
     if (st == GCEV_OK) {
         trace_finish_event(t, ev);
         return GCEV_OK;

@@ -35,6 +35,25 @@ typedef struct gcev_trace_ops {
      * marks (then ORDER_STREAM sorts as ORDER_TIME does).
      */
     int (*sorted_before)(const gcev_trace *t, int64_t *ts);
+    /*
+     * gcev_trace_next_lean, or NULL (trace/api then reads the full record): the next event in
+     * file order into *lean, or (*full_filled set to 1) into *full when the reader has no lean
+     * path for it; returns as next() does.
+     */
+    gcev_status (*next_lean)(gcev_trace *t, gcev_trace_lean *lean, gcev_trace_event *full, int *full_filled,
+                             gcev_error *err);
+    /* Fills *full for the event next_lean last put into a lean record (before any other call). */
+    void (*lean_fill)(gcev_trace *t, gcev_trace_event *full);
+    /*
+     * gcev_trace_next_lean_batch, or NULL: up to cap lean records of events that have a kind,
+     * from where the reader can give them lean (*k of them); stops at cap (GCEV_OK), where
+     * it has no lean path (GCEV_END, with any *k: trace/api reads on the ordinary way) or
+     * at a fault (its status; the *k events before it are returned first).
+     */
+    gcev_status (*next_lean_batch)(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
+                                   gcev_error *err);
+    /* gcev_trace_kind_record for a kind the reader gave, or NULL when its events have none. */
+    const gcev_trace_event *(*kind_record)(const gcev_trace *t, const void *kind);
 } gcev_trace_ops;
 
 enum { GCEV_MAX_DROPS = 1024, GCEV_MAX_SKIPS = 1024 };
@@ -126,6 +145,17 @@ struct gcev_trace {
     uint64_t skip_budget;
     /* gcev_trace_set_filter: the compiled filter (NULL: every event), and its generation,
      * which a reader's cached verdict (per metadata record, per event class) must equal */
+    /* gcev_trace_next_lean: the full record of its last event (lean_state 1: filled; 2: the
+     * reader's lean_fill fills it when asked; 0: none) */
+    gcev_trace_event lean_full;
+    int lean_state;
+    int lean_fast; /* set at open: ops->next_lean, file order, a reader that finishes events */
+    /* gcev_trace_next's hot path may be taken: file order, a reader that finishes events,
+     * no sticky status and no fault pending from a batch (trace_fast_update) */
+    int next_fast;
+    /* gcev_trace_next_lean_batch: a fault met after the events of a batch, for the next call */
+    gcev_status lean_pending;
+    gcev_error lean_pending_err;
     gcev_filter *filter;
     uint32_t filter_gen;
     /* the events it skipped: how many, and the least and greatest wrapped difference

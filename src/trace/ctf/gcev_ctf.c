@@ -735,7 +735,7 @@ static void ctf_destroy(gcev_trace *t)
 }
 
 /* keep-going: advance_keep_going (no resync op); no stream-order marks */
-static const gcev_trace_ops ctf_ops = {ctf_next, ctf_destroy, NULL, NULL};
+static const gcev_trace_ops ctf_ops = {ctf_next, ctf_destroy, NULL, NULL, NULL, NULL, NULL, NULL};
 
 /* ---- opening ----------------------------------------------------------------- */
 

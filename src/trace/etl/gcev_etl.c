@@ -265,7 +265,7 @@ static void etl_destroy(gcev_trace *t)
 static gcev_status etl_resync(gcev_trace *t, const gcev_error *fault, uint64_t *from, uint64_t *to,
                               gcev_error *err);
 
-static const gcev_trace_ops etl_ops = {etl_next, etl_destroy, etl_resync, NULL};
+static const gcev_trace_ops etl_ops = {etl_next, etl_destroy, etl_resync, NULL, NULL, NULL, NULL, NULL};
 
 gcev_status gcev_etl_open(gcev_trace *t, gcev_error *err)
 {

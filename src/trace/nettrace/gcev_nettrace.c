@@ -332,6 +332,7 @@ static gcev_status start_event_block(gcev_trace *t, const uint8_t *v, size_t n, 
     np->blk_pos = skip;
     np->blk_off = off;
     np->blk_is_events = kind;
+    np->lean_blk = kind == 1 && np->compressed && np->version >= 4 && np->version < 6;
     return GCEV_OK;
 }
 
@@ -1060,10 +1061,46 @@ static int nettrace_sorted_before(const gcev_trace *t, int64_t *ts)
     return 1;
 }
 
-static const gcev_trace_ops nettrace_ops = {nettrace_next, nettrace_destroy, nettrace_resync,
-                                            nettrace_sorted_before};
+/* gcev_trace_next_lean: V4/V5 compressed event blocks (the runtime's own traces) lean, the
+ * rest (block changes, other versions) through nettrace_next into the full record. */
+static gcev_status nettrace_next_lean(gcev_trace *t, gcev_trace_lean *lean, gcev_trace_event *full,
+                                      int *full_filled, gcev_error *err)
+{
+    const gcev_nettrace *np = t->impl;
+    if (np->lean_blk && np->blk && np->blk_pos < np->blk_len) {
+        gcev_status st = gcev_np_block_next_lean(t, lean, err);
+        if (st != GCEV_END) {
+            return st;
+        }
+    }
+    *full_filled = 1;
+    return nettrace_next(t, full, err);
+}
+
+static gcev_status nettrace_next_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
+                                            gcev_error *err)
+{
+    const gcev_nettrace *np = t->impl;
+    *k = 0;
+    if (np->lean_blk && np->blk && np->blk_pos < np->blk_len) {
+        return gcev_np_block_lean_batch(t, evs, cap, k, err);
+    }
+    return GCEV_END;
+}
+
+/* A kind is the metadata record: its image holds what the record says. */
+static const gcev_trace_event *nettrace_kind_record(const gcev_trace *t, const void *kind)
+{
+    (void)t;
+    return &((const np_meta *)kind)->image;
+}
+
+static const gcev_trace_ops nettrace_ops = {
+    nettrace_next,      nettrace_destroy,  nettrace_resync,          nettrace_sorted_before,
+    nettrace_next_lean, gcev_np_lean_fill, nettrace_next_lean_batch, nettrace_kind_record};
 /* keep-going in this mode resynchronises inside read_segment (file order), not through trace/api */
-static const gcev_trace_ops nettrace_ordered_ops = {nettrace_next_ordered, nettrace_destroy, NULL, NULL};
+static const gcev_trace_ops nettrace_ordered_ops = {
+    nettrace_next_ordered, nettrace_destroy, NULL, NULL, NULL, NULL, NULL, nettrace_kind_record};
 
 /*
  * Timestamp order without copies where the runs' records can be read again from

@@ -108,6 +108,21 @@ static int hdr_uncompressed(np_cur *c, uint32_t version, np_hdr *h)
  */
 enum { NP_PREFETCH_AHEAD = 4096 };
 
+/* One line per record, for compressed blocks: their records (tens of bytes) are dense, one
+ * hint per record covers them without np_prefetch_ahead's loop. */
+static GCEV_ALWAYS_INLINE void np_prefetch_line(const uint8_t *b, size_t n, size_t pos)
+{
+#if defined(__GNUC__)
+    if (n - pos > NP_PREFETCH_AHEAD) {
+        __builtin_prefetch(b + pos + NP_PREFETCH_AHEAD);
+    }
+#else
+    (void)b;
+    (void)n;
+    (void)pos;
+#endif
+}
+
 static GCEV_ALWAYS_INLINE void np_prefetch_ahead(const uint8_t *b, size_t n, size_t pos, size_t len)
 {
 #if defined(__GNUC__)
@@ -568,8 +583,8 @@ gcev_status gcev_np_event_v3(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_t
  * up only when the header names a new id, every member of ev written once (what
  * fill_event does for these versions, without its V3 and V6 branches).
  */
-static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, gcev_nettrace *np,
-                                                                gcev_trace_event *ev, gcev_error *err)
+static GCEV_ALWAYS_INLINE gcev_status v45_advance(gcev_trace *t, gcev_nettrace *np, const np_meta **mp,
+                                                  uint64_t *offp, gcev_error *err)
 {
     const np_hdr *h = &np->prev;
     const np_meta *m;
@@ -583,7 +598,7 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, g
         if (!hdr_compressed(&c, np)) {
             return gcev_np_fail(err, GCEV_E_FORMAT, off, ev_trunc);
         }
-        np_prefetch_ahead(c.p, c.n, np->blk_pos, c.pos - np->blk_pos);
+        np_prefetch_line(c.p, c.n, c.pos);
         np->blk_pos = c.pos;
         m = event_meta(np, h->meta_id);
         if (!m) {
@@ -600,6 +615,16 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, g
             return st;
         }
     }
+    *mp = m;
+    *offp = off;
+    return seq_next(t, np, h, off, err);
+}
+
+/* Every member of ev for the event v45_advance read (np->prev, its metadata m, at off). */
+static GCEV_ALWAYS_INLINE void v45_fill(gcev_trace *t, gcev_nettrace *np, const np_meta *m, uint64_t off,
+                                        gcev_trace_event *ev)
+{
+    const np_hdr *h = &np->prev;
     memcpy(ev, &m->image, NP_META_PART);
     ev->process_id = t->info.process_id;
     ev->thread_id = h->tid;
@@ -623,7 +648,81 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, g
     ev->no_event_id = 0;
     ev->process_name = NULL;
     ev->kind = m;
-    return seq_next(t, np, h, off, err);
+}
+
+static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, gcev_nettrace *np,
+                                                                gcev_trace_event *ev, gcev_error *err)
+{
+    const np_meta *m = NULL;
+    uint64_t off = 0;
+    gcev_status st = v45_advance(t, np, &m, &off, err);
+    if (st == GCEV_OK) {
+        v45_fill(t, np, m, off, ev);
+    }
+    return st;
+}
+
+gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    const np_meta *m = NULL;
+    uint64_t off = 0;
+    gcev_status st = v45_advance(t, np, &m, &off, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    const np_hdr *h = &np->prev;
+    np->lean_meta = m;
+    np->lean_off = off;
+    ev->event_id = m->image.event_id;
+    ev->version = m->image.version;
+    ev->provider = m->image.provider;
+    ev->kind = m;
+    ev->timestamp = (int64_t)h->ts;
+    ev->thread_id = h->tid;
+    ev->payload = h->payload_size ? h->payload : NULL;
+    ev->payload_size = h->payload_size;
+    ev->pointer_size = t->info.pointer_size;
+    ev->no_event_id = 0;
+    return GCEV_OK;
+}
+
+gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
+                                     gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    const np_hdr *h = &np->prev;
+    size_t i = 0;
+    gcev_status st = GCEV_OK;
+    const np_meta *m = NULL;
+    uint64_t off = 0;
+    while (i < cap) {
+        st = v45_advance(t, np, &m, &off, err);
+        if (st != GCEV_OK) {
+            break;
+        }
+        gcev_trace_lean *ev = &evs[i++];
+        ev->event_id = m->image.event_id;
+        ev->version = m->image.version;
+        ev->provider = m->image.provider;
+        ev->kind = m;
+        ev->timestamp = (int64_t)h->ts;
+        ev->thread_id = h->tid;
+        ev->payload = h->payload_size ? h->payload : NULL;
+        ev->payload_size = h->payload_size;
+        ev->pointer_size = t->info.pointer_size;
+        ev->no_event_id = 0;
+        np->lean_meta = m;
+        np->lean_off = off;
+    }
+    *k = i;
+    return st;
+}
+
+void gcev_np_lean_fill(gcev_trace *t, gcev_trace_event *ev)
+{
+    gcev_nettrace *np = t->impl;
+    v45_fill(t, np, np->lean_meta, np->lean_off, ev);
 }
 
 /* The events of a compressed V6 block. */

@@ -254,6 +254,10 @@ static void meta_image(np_meta *m)
     e->level = m->level;
     e->has_level = m->has_level;
     e->keywords = m->keywords;
+    /* (past what fill_event copies: for gcev_trace_kind_record) */
+    e->nfields = m->nfields;
+    e->fields = m->fields;
+    e->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
 }
 
 /* ---- what a record defines, for the records a V6 metadata flush released ---- */

@@ -293,6 +293,10 @@ typedef struct gcev_nettrace {
     /* compressed-header state: the previous header of the block, which the next one
      * changes by deltas; reset per block */
     np_hdr prev;
+    /* gcev_np_block_next_lean: the metadata and file offset of the event it gave */
+    int lean_blk; /* the current block (np->blk) is a V4/V5 compressed event block */
+    const struct np_meta *lean_meta;
+    uint64_t lean_off;
     /* the metadata of prev.meta_id, NULL until looked up (a new block, a new id or a
      * new metadata record resets it) */
     const struct np_meta *cur_meta;

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gcev_trace_next_lean, gcev_trace_next_lean_batch, gcev_trace_lean_event and
+ * gcev_trace_kind_record against gcev_trace_next: the same trace read both ways at once (two
+ * traces over the same bytes) gives the same events, the same end or fault at the same
+ * offset, with keep-going the same skipped ranges, and with a filter the same selection.
+ * NetPerf V1-V3 and NetTrace V4-V6 samples (the V4/V5 compressed ones take the reader's lean
+ * path), a sample with a fault in the middle, and with ../shared every corpus trace.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <gcev/gcev_trace.h>
+
+#include "filter_check.h"
+#include "testutil.h"
+#include "trace_sample.h"
+
+static const uint32_t versions[][2] = {{1, 0}, {2, 0}, {3, 0}, {4, 1}, {4, 0},
+                                       {5, 1}, {5, 0}, {6, 1}, {6, 0}};
+
+typedef gcev_status (*open_fn)(const void *ctx, const gcev_trace_options *o, gcev_trace **t);
+
+typedef struct mem {
+    const uint8_t *data;
+    size_t size;
+} mem;
+
+static gcev_status open_mem(const void *ctx, const gcev_trace_options *o, gcev_trace **t)
+{
+    const mem *m = ctx;
+    return gcev_trace_open_memory(m->data, m->size, o, t, NULL);
+}
+
+static gcev_status open_path(const void *ctx, const gcev_trace_options *o, gcev_trace **t)
+{
+    return gcev_trace_open_file(ctx, o, t, NULL);
+}
+
+/* Batches that stopped at a fault after their events (compare_walks). */
+static size_t stopped_batches;
+
+/* The lean members of ev are lean's. */
+static void lean_matches(const gcev_trace_lean *l, const gcev_trace_event *ev)
+{
+    assert_int_equal(l->event_id, ev->event_id);
+    assert_int_equal(l->version, ev->version);
+    assert_ptr_equal(l->provider, ev->provider);
+    assert_int_equal(l->kind != NULL, ev->kind != NULL); /* (a kind is its trace's own) */
+    assert_int_equal(l->timestamp, ev->timestamp);
+    assert_int_equal(l->thread_id, ev->thread_id);
+    assert_int_equal(l->payload_size, ev->payload_size);
+    if (ev->payload_size) {
+        assert_memory_equal(l->payload, ev->payload, ev->payload_size);
+    }
+    assert_int_equal(l->pointer_size, ev->pointer_size);
+    assert_int_equal(l->no_event_id, ev->no_event_id);
+}
+
+/* What the kind's record says is what the event says of its metadata. */
+static void kind_matches(gcev_trace *t, const gcev_trace_lean *l, const gcev_trace_event *ev)
+{
+    const gcev_trace_event *k = gcev_trace_kind_record(t, l->kind);
+    if (!l->kind) {
+        assert_null(k);
+        return;
+    }
+    assert_non_null(k);
+    assert_string_equal(k->provider_name, ev->provider_name);
+    assert_string_equal(k->event_name, ev->event_name);
+    assert_ptr_equal(k->provider, ev->provider);
+    assert_int_equal(k->event_id, ev->event_id);
+    assert_int_equal(k->nfields, ev->nfields);
+}
+
+/*
+ * Reads the trace with gcev_trace_next and, beside it, in batches of cap (0: one
+ * gcev_trace_next_lean at a time); every event, the end and the skipped ranges must agree.
+ * Returns the events read.
+ */
+static size_t compare_walks(open_fn open, const void *ctx, uint32_t keep_going, const gcev_trace_filter *f,
+                            size_t cap)
+{
+    gcev_trace_options o = {GCEV_TRACE_ORDER_FILE, 0, keep_going};
+    gcev_trace *full, *lean;
+    assert_int_equal(open(ctx, &o, &full), GCEV_OK);
+    assert_int_equal(open(ctx, &o, &lean), GCEV_OK);
+    if (f) {
+        assert_int_equal(gcev_trace_set_filter(full, f, NULL), GCEV_OK);
+        assert_int_equal(gcev_trace_set_filter(lean, f, NULL), GCEV_OK);
+    }
+    gcev_trace_lean batch[7];
+    batch[0].size = sizeof batch[0];
+    gcev_trace_event ev;
+    gcev_error e0 = {0}, e1 = {0};
+    gcev_status s0 = GCEV_OK, s1;
+    size_t total = 0;
+    int pending = 0;
+    for (;;) {
+        size_t n = 0;
+        if (cap) {
+            s1 = gcev_trace_next_lean_batch(lean, batch, cap, &n, &e1);
+            assert_true(s1 == GCEV_OK ? n >= 1 && n <= cap : n == 0);
+            if (pending && !keep_going) {
+                assert_int_not_equal(s1, GCEV_OK); /* the fault the last batch stopped at */
+            }
+            pending = 0;
+        } else {
+            s1 = gcev_trace_next_lean(lean, batch, &e1);
+            n = s1 == GCEV_OK;
+        }
+        for (size_t i = 0; i < n; i++) {
+            s0 = gcev_trace_next(full, &ev, &e0);
+            assert_int_equal(s0, GCEV_OK);
+            lean_matches(&batch[i], &ev);
+            kind_matches(lean, &batch[i], &ev);
+            if (i + 1 == n) {
+                const gcev_trace_event *got = gcev_trace_lean_event(lean);
+                if (got) {
+                    check_events_equal(&ev, got);
+                } else {
+                    /* only a batch that stopped at a fault has none: the fault comes next */
+                    assert_true(cap > 0);
+                    pending = 1;
+                    stopped_batches++;
+                }
+            } else {
+                assert_non_null(batch[i].kind); /* an event without a kind ends its batch */
+            }
+            total++;
+        }
+        if (s1 != GCEV_OK) {
+            s0 = gcev_trace_next(full, &ev, &e0);
+            assert_int_equal(s1, s0);
+            assert_int_equal(e1.offset, e0.offset);
+            assert_null(gcev_trace_lean_event(lean));
+            break;
+        }
+    }
+    assert_int_equal(gcev_trace_skipped_ranges(lean), gcev_trace_skipped_ranges(full));
+    assert_int_equal(gcev_trace_skipped_bytes(lean), gcev_trace_skipped_bytes(full));
+    assert_int_equal(gcev_trace_dropped_events(lean), gcev_trace_dropped_events(full));
+    assert_int_equal(gcev_trace_filtered_events(lean), gcev_trace_filtered_events(full));
+    /* the end is sticky for every read call */
+    size_t n = 1;
+    assert_int_equal(gcev_trace_next_lean_batch(lean, batch, 3, &n, NULL), s0);
+    assert_int_equal(n, 0);
+    gcev_trace_close(full);
+    gcev_trace_close(lean);
+    return total;
+}
+
+static const size_t caps[] = {0, 1, 3, 7};
+
+static void test_lean_every_version_and_batch_size_reads_as_the_full_walk(void **state)
+{
+    (void)state;
+    for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
+        size_t size;
+        uint8_t *data = sample_trace(versions[v][0], (int)versions[v][1], &size);
+        assert_non_null(data);
+        mem m = {data, size};
+        gcev_trace_filter f;
+        memset(&f, 0, sizeof f);
+        f.size = sizeof f;
+        f.flags = GCEV_TRACE_FILTER_GC;
+        for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+            assert_int_equal(compare_walks(open_mem, &m, 0, NULL, caps[c]), SAMPLE_EVENTS);
+            assert_int_equal(compare_walks(open_mem, &m, 0, &f, caps[c]), 2);
+        }
+        free(data);
+    }
+}
+
+/* A fault met inside a batch: the events before it first, then the fault (or, keep-going,
+ * the events after the skipped range), as the full walk has them. */
+static void test_lean_batch_stops_at_a_fault_after_its_events(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *data = sample_trace(5, 1, &size);
+    assert_non_null(data);
+    uint8_t *bad = malloc(size);
+    assert_non_null(bad);
+    size_t faults = 0;
+    /* every byte of the trace's second half flipped in turn: some flips make a fault inside a
+     * compressed block after events of it were returned */
+    for (size_t at = size / 2; at < size; at++) {
+        memcpy(bad, data, size);
+        bad[at] ^= 0x5a;
+        mem m = {bad, size};
+        gcev_trace_options o = {0, 0, 0};
+        gcev_trace *t;
+        if (gcev_trace_open_memory(bad, size, &o, &t, NULL) != GCEV_OK) {
+            continue;
+        }
+        gcev_trace_event ev;
+        gcev_status st;
+        while ((st = gcev_trace_next(t, &ev, NULL)) == GCEV_OK) {
+        }
+        gcev_trace_close(t);
+        faults += st != GCEV_END;
+        for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+            compare_walks(open_mem, &m, 0, NULL, caps[c]);
+            compare_walks(open_mem, &m, 1, NULL, caps[c]);
+        }
+    }
+    assert_true(faults > 0);
+    assert_true(stopped_batches > 0); /* the path this test is for was taken */
+    free(bad);
+    free(data);
+}
+
+static void test_lean_corpus_traces(void **state)
+{
+    (void)state;
+    const char *shared = testutil_shared_dir();
+    if (!shared) {
+        skip();
+    }
+    static const char *const names[] = {
+        "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
+        "eventpipe-dotnetcore2.1-win-x86-objver3.netperf",
+        "eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace",
+        "gcrundownevents.etl",
+        "compressed-SelfDescribingSingleEvent.etl",
+        "lttng-clr-only.trace.zip",
+    };
+    size_t total = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/corpus/%s", shared, names[i]);
+        total += compare_walks(open_path, path, 0, NULL, 7);
+        compare_walks(open_path, path, 0, NULL, 0);
+    }
+    assert_true(total > 100000);
+}
+
+static void test_lean_bad_arguments(void **state)
+{
+    (void)state;
+    size_t size, n = 9;
+    uint8_t *data = sample_trace(5, 1, &size);
+    assert_non_null(data);
+    gcev_trace *t;
+    assert_int_equal(gcev_trace_open_memory(data, size, NULL, &t, NULL), GCEV_OK);
+    gcev_trace_lean l[2];
+    memset(l, 0, sizeof l);
+    assert_int_equal(gcev_trace_next_lean(t, l, NULL), GCEV_E_INVALID_ARG); /* size 0 */
+    assert_int_equal(gcev_trace_next_lean_batch(t, l, 2, &n, NULL), GCEV_E_INVALID_ARG);
+    assert_int_equal(n, 0);
+    l[0].size = sizeof l[0];
+    assert_int_equal(gcev_trace_next_lean_batch(t, l, 0, &n, NULL), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_trace_next_lean_batch(NULL, l, 2, &n, NULL), GCEV_E_INVALID_ARG);
+    assert_int_equal(gcev_trace_next_lean(NULL, l, NULL), GCEV_E_INVALID_ARG);
+    assert_null(gcev_trace_lean_event(t)); /* nothing read yet */
+    assert_null(gcev_trace_lean_event(NULL));
+    assert_null(gcev_trace_kind_record(t, NULL));
+    assert_null(gcev_trace_kind_record(NULL, l));
+    assert_int_equal(gcev_trace_next_lean(t, l, NULL), GCEV_OK);
+    assert_non_null(gcev_trace_lean_event(t));
+    gcev_trace_event ev;
+    assert_int_equal(gcev_trace_next(t, &ev, NULL), GCEV_OK);
+    assert_null(gcev_trace_lean_event(t)); /* gcev_trace_next read on */
+    gcev_trace_close(t);
+    free(data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lean_every_version_and_batch_size_reads_as_the_full_walk),
+        cmocka_unit_test(test_lean_batch_stops_at_a_fault_after_its_events),
+        cmocka_unit_test(test_lean_corpus_traces),
+        cmocka_unit_test(test_lean_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
