@@ -163,7 +163,7 @@ __attribute__((noinline)) unsigned long long walk_lean_loop(const uint8_t *p, si
         return 0;
     }
     gcev_trace_lean ev[256];
-    ev[0].size = sizeof ev[0];
+    ev[0].struct_size = sizeof ev[0];
     size_t k;
     unsigned long long events = 0;
     while (gcev_trace_next_lean_batch(t, ev, 256, &k, NULL) == GCEV_OK) {

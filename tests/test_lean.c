@@ -87,7 +87,8 @@ static void kind_matches(gcev_trace *t, const gcev_trace_lean *l, const gcev_tra
 static size_t compare_walks(open_fn open, const void *ctx, uint32_t keep_going, const gcev_trace_filter *f,
                             size_t cap)
 {
-    gcev_trace_options o = {GCEV_TRACE_ORDER_FILE, 0, keep_going};
+    gcev_trace_options o = {
+        .struct_size = sizeof o, .order = GCEV_TRACE_ORDER_FILE, .keep_going = keep_going};
     gcev_trace *full, *lean;
     assert_int_equal(open(ctx, &o, &full), GCEV_OK);
     assert_int_equal(open(ctx, &o, &lean), GCEV_OK);
@@ -96,7 +97,7 @@ static size_t compare_walks(open_fn open, const void *ctx, uint32_t keep_going, 
         assert_int_equal(gcev_trace_set_filter(lean, f, NULL), GCEV_OK);
     }
     gcev_trace_lean batch[7];
-    batch[0].size = sizeof batch[0];
+    batch[0].struct_size = sizeof batch[0];
     gcev_trace_event ev;
     gcev_error e0 = {0}, e1 = {0};
     gcev_status s0 = GCEV_OK, s1;
@@ -168,7 +169,7 @@ static void test_lean_every_version_and_batch_size_reads_as_the_full_walk(void *
         mem m = {data, size};
         gcev_trace_filter f;
         memset(&f, 0, sizeof f);
-        f.size = sizeof f;
+        f.struct_size = sizeof f;
         f.flags = GCEV_TRACE_FILTER_GC;
         for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
             assert_int_equal(compare_walks(open_mem, &m, 0, NULL, caps[c]), SAMPLE_EVENTS);
@@ -195,7 +196,7 @@ static void test_lean_batch_stops_at_a_fault_after_its_events(void **state)
         memcpy(bad, data, size);
         bad[at] ^= 0x5a;
         mem m = {bad, size};
-        gcev_trace_options o = {0, 0, 0};
+        gcev_trace_options o = {.struct_size = sizeof o};
         gcev_trace *t;
         if (gcev_trace_open_memory(bad, size, &o, &t, NULL) != GCEV_OK) {
             continue;
@@ -255,7 +256,7 @@ static void test_lean_bad_arguments(void **state)
     assert_int_equal(gcev_trace_next_lean(t, l, NULL), GCEV_E_INVALID_ARG); /* size 0 */
     assert_int_equal(gcev_trace_next_lean_batch(t, l, 2, &n, NULL), GCEV_E_INVALID_ARG);
     assert_int_equal(n, 0);
-    l[0].size = sizeof l[0];
+    l[0].struct_size = sizeof l[0];
     assert_int_equal(gcev_trace_next_lean_batch(t, l, 0, &n, NULL), GCEV_E_INVALID_ARG);
     assert_int_equal(gcev_trace_next_lean_batch(NULL, l, 2, &n, NULL), GCEV_E_INVALID_ARG);
     assert_int_equal(gcev_trace_next_lean(NULL, l, NULL), GCEV_E_INVALID_ARG);

@@ -317,7 +317,7 @@ GCEV_API gcev_status gcev_trace_next(gcev_trace *t, gcev_trace_event *ev, gcev_e
  * gcev_trace_event members of the same names mean; views are valid until the next call on t.
  */
 typedef struct gcev_trace_lean {
-    uint32_t size; /* sizeof(gcev_trace_lean), set by the caller: lets the record grow */
+    uint32_t struct_size; /* set by the caller: sizeof(gcev_trace_lean), or 0 (the first layout) */
     uint16_t event_id;
     uint16_t version;
     const gcev_provider *provider; /* compiled provider, or NULL */
@@ -337,20 +337,22 @@ typedef struct gcev_trace_lean {
  * runtime's own traces); elsewhere it reads the full record and copies these members.
  * Returns GCEV_OK, GCEV_END, the reader's errors (GCEV_E_TRUNCATED_FILE, GCEV_E_FORMAT,
  * GCEV_E_UNSUPPORTED, GCEV_E_LIMIT, GCEV_E_IO, GCEV_E_NOMEM) as gcev_trace_next() does, or
- * GCEV_E_INVALID_ARG when t or ev is NULL or ev->size is smaller than this struct.
+ * GCEV_E_INVALID_ARG when t or ev is NULL or ev->struct_size is neither 0 nor at least this
+ * struct's size. The library writes no byte past this release's struct.
  */
 GCEV_API gcev_status gcev_trace_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err);
 
 /*
  * As gcev_trace_next_lean() for up to cap events at once (a walk over millions of events pays
- * the call, its checks and the reader's dispatch once per batch): fills evs[0..*n). evs[0].size
- * must be set (the others are written whole). Returns GCEV_OK with 1 <= *n <= cap; GCEV_END or
+ * the call, its checks and the reader's dispatch once per batch): fills evs[0..*n).
+ * evs[0].struct_size must be 0 or sizeof(gcev_trace_lean) of this release exactly, since the
+ * library steps through the array by its own struct's size (the others are written whole). Returns GCEV_OK with 1 <= *n <= cap; GCEV_END or
  * an error with *n = 0, as gcev_trace_next_lean() returns them: a fault after some events
  * returns those first and the fault on the next call (keep-going then reads past it). A batch
  * ends after an event without a kind (kind NULL: ETL, CTF), so that
  * gcev_trace_lean_event() can give its full record; gcev_trace_kind_record() gives what the
- * others' kinds say. GCEV_E_INVALID_ARG when t, evs or n is NULL, cap is 0 or evs[0].size is
- * smaller than gcev_trace_lean.
+ * others' kinds say. GCEV_E_INVALID_ARG when t, evs or n is NULL, cap is 0 or evs[0].struct_size
+ * is another size.
  */
 GCEV_API gcev_status gcev_trace_next_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *n,
                                                 gcev_error *err);

@@ -247,7 +247,7 @@ int gcev_cmd_count(int argc, char **argv)
      * an event without one (then the last of its batch: its full record) */
     enum { BATCH = 256 };
     gcev_trace_lean lv[BATCH];
-    lv[0].size = sizeof lv[0];
+    lv[0].struct_size = sizeof lv[0];
     size_t nb = 0;
     while ((st = gcev_trace_next_lean_batch(t, lv, BATCH, &nb, &err)) == GCEV_OK) {
         for (size_t i = 0; i < nb; i++) {

@@ -595,6 +595,12 @@ static gcev_status trace_take_pending(gcev_trace *t, gcev_error *e)
     return st;
 }
 
+/* A lean record the caller sized for this layout or a later one (0: the first layout). */
+static inline int lean_size_ok(const gcev_trace_lean *l)
+{
+    return l->struct_size == 0 || l->struct_size >= sizeof *l;
+}
+
 /* The lean members of a full record. */
 static void lean_from_full(gcev_trace_lean *l, const gcev_trace_event *e)
 {
@@ -613,7 +619,7 @@ static void lean_from_full(gcev_trace_lean *l, const gcev_trace_event *e)
 gcev_status gcev_trace_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err)
 {
     /* the reader's lean path where gcev_trace_next would take its hot path */
-    if (t && ev && t->lean_fast && ev->size >= sizeof *ev) {
+    if (t && ev && t->lean_fast && lean_size_ok(ev)) {
         gcev_error e;
         e.message = NULL;
         int full = 0;
@@ -634,7 +640,7 @@ gcev_status gcev_trace_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error 
         }
         return trace_stick(t, st, &e, err);
     }
-    if (!t || !ev || ev->size < sizeof *ev) {
+    if (!t || !ev || !lean_size_ok(ev)) {
         return trace_fail(err, GCEV_E_INVALID_ARG, 0, "trace and a lean record of its size are required");
     }
     gcev_status st = gcev_trace_next(t, &t->lean_full, err);
@@ -651,9 +657,10 @@ gcev_status gcev_trace_next_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size
     if (n) {
         *n = 0;
     }
-    if (!t || !evs || !n || !cap || evs[0].size < sizeof *evs) {
-        return trace_fail(err, GCEV_E_INVALID_ARG, 0,
-                          "trace, a lean record of its size, n and cap > 0 are required");
+    if (!t || !evs || !n || !cap || (evs[0].struct_size != 0 && evs[0].struct_size != sizeof *evs)) {
+        return trace_fail(
+            err, GCEV_E_INVALID_ARG, 0,
+            "trace, lean records of this release's size (an array steps by it), n and cap > 0 are required");
     }
     gcev_error e;
     e.message = NULL;
@@ -666,7 +673,7 @@ gcev_status gcev_trace_next_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size
         st = t->ops->next_lean_batch(t, evs, cap, &k, &e);
         if (k) {
             for (size_t i = 1; i < k; i++) {
-                evs[i].size = evs[0].size;
+                evs[i].struct_size = evs[0].struct_size;
             }
             t->lean_state = 2;
             if (st != GCEV_OK && st != GCEV_END) {
