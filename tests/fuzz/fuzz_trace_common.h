@@ -59,6 +59,56 @@ static inline void fuzz_check_skips(const gcev_trace *t, int keep_going, uint64_
     FUZZ_CHECK(gcev_trace_skipped_bytes(t) >= bytes);
 }
 
+/*
+ * The lean walk beside the full one (gcev_trace_next_lean_batch against gcev_trace_next, in
+ * file order, with the GC-set filter when `gc_set`): the same events, the same end or fault
+ * at the same offset, whatever the input holds.
+ */
+static inline void fuzz_lean_differential(const uint8_t *data, size_t size, uint32_t keep_going, int gc_set)
+{
+    gcev_trace_options o = {
+        .order = GCEV_TRACE_ORDER_FILE, .max_block_size = 16u << 20, .keep_going = keep_going};
+    gcev_trace *full = NULL, *lean = NULL;
+    if (gcev_trace_open_memory(data, size, &o, &full, NULL) != GCEV_OK) {
+        return;
+    }
+    FUZZ_CHECK(gcev_trace_open_memory(data, size, &o, &lean, NULL) == GCEV_OK);
+    if (gc_set) {
+        gcev_trace_filter f;
+        memset(&f, 0, sizeof f);
+        f.size = sizeof f;
+        f.flags = GCEV_TRACE_FILTER_GC;
+        FUZZ_CHECK(gcev_trace_set_filter(full, &f, NULL) == GCEV_OK);
+        FUZZ_CHECK(gcev_trace_set_filter(lean, &f, NULL) == GCEV_OK);
+    }
+    gcev_trace_lean b[5];
+    b[0].size = sizeof b[0];
+    gcev_trace_event ev;
+    gcev_error e0, e1;
+    gcev_status s0 = GCEV_OK, s1;
+    size_t n;
+    while ((s1 = gcev_trace_next_lean_batch(lean, b, 5, &n, &e1)) == GCEV_OK) {
+        FUZZ_CHECK(n >= 1 && n <= 5);
+        for (size_t i = 0; i < n; i++) {
+            FUZZ_CHECK((s0 = gcev_trace_next(full, &ev, &e0)) == GCEV_OK);
+            FUZZ_CHECK(b[i].event_id == ev.event_id && b[i].version == ev.version &&
+                       b[i].timestamp == ev.timestamp && b[i].thread_id == ev.thread_id &&
+                       b[i].payload_size == ev.payload_size && b[i].provider == ev.provider &&
+                       (b[i].kind != NULL) == (ev.kind != NULL));
+        }
+        const gcev_trace_event *last = gcev_trace_lean_event(lean);
+        FUZZ_CHECK(!last || (last->timestamp == ev.timestamp && last->file_offset == ev.file_offset &&
+                             last->payload_size == ev.payload_size));
+    }
+    s0 = gcev_trace_next(full, &ev, &e0);
+    FUZZ_CHECK(s1 == s0 && n == 0);
+    FUZZ_CHECK(s1 == GCEV_END || e1.offset == e0.offset);
+    FUZZ_CHECK(gcev_trace_skipped_bytes(lean) == gcev_trace_skipped_bytes(full));
+    FUZZ_CHECK(gcev_trace_filtered_events(lean) == gcev_trace_filtered_events(full));
+    gcev_trace_close(full);
+    gcev_trace_close(lean);
+}
+
 static inline void fuzz_trace_run(const uint8_t *data, size_t size)
 {
     if (size == 0) {
@@ -142,6 +192,9 @@ static inline void fuzz_trace_run(const uint8_t *data, size_t size)
     }
     (void)gcev_trace_dropped_events(t);
     gcev_trace_close(t);
+    if (!(mode & 1)) {
+        fuzz_lean_differential(copy, size, (mode >> 5) & 1, (mode >> 6) & 1);
+    }
     free(copy);
 }
 

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcev_compiler.h"
 #include "gcev_error.h"
 #include "gcev_etl_records.h"
 #include "gcev_etl_tracelogging.h"
@@ -366,7 +367,8 @@ static gcev_status etl_record_fail(gcev_trace *t, const etl_impl *e, gcev_error 
 }
 
 /* Names the provider: the runtime's from the compiled schemas, TraceLogging's from its traits. */
-static void etl_name_provider(etl_impl *e, gcev_trace_event *ev, const uint8_t *traits, uint32_t traits_size)
+static GCEV_ALWAYS_INLINE void etl_name_provider(etl_impl *e, gcev_trace_event *ev, const uint8_t *traits,
+                                                 uint32_t traits_size)
 {
     if (ev->has_provider_guid) {
         if (!e->have_last_guid || memcmp(&e->last_guid, &ev->provider_guid, sizeof e->last_guid) != 0) {
