@@ -76,13 +76,13 @@ static inline void fuzz_lean_differential(const uint8_t *data, size_t size, uint
     if (gc_set) {
         gcev_trace_filter f;
         memset(&f, 0, sizeof f);
-        f.size = sizeof f;
+        f.struct_size = sizeof f;
         f.flags = GCEV_TRACE_FILTER_GC;
         FUZZ_CHECK(gcev_trace_set_filter(full, &f, NULL) == GCEV_OK);
         FUZZ_CHECK(gcev_trace_set_filter(lean, &f, NULL) == GCEV_OK);
     }
     gcev_trace_lean b[5];
-    b[0].size = sizeof b[0];
+    b[0].struct_size = sizeof b[0];
     gcev_trace_event ev;
     gcev_error e0, e1;
     gcev_status s0 = GCEV_OK, s1;
