@@ -119,7 +119,7 @@ static int named_eq_tnames(const void *ctx, uint32_t i)
 
 typedef struct stack_key {
     const gcev_allocs *a;
-    const uint64_t *ips;
+    const void *ips; /* n addresses as the pool keeps them (8 bytes, host order) */
     uint32_t n;
 } stack_key;
 
@@ -274,16 +274,17 @@ static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_statu
             return c->stack;
         }
     }
-    /* the addresses go at the end of the pool; kept only if the stack is new */
-    if (!gcev_ga_reserve((void **)&a->ips, &a->capips, a->nips + n, sizeof *a->ips)) {
-        *st = GCEV_E_NOMEM;
-        return GA_NONE;
-    }
-    uint64_t *ips = a->ips + a->nips;
+    /* 8-byte little-endian addresses are looked up as they are in the event, and copied to
+     * the pool only when new; others are decoded at the end of the pool first (kept only if
+     * the stack is new) */
+    uint64_t *ips = NULL;
     const uint8_t *p = ev->stack;
-    if (c) {
-        memcpy(ips, p, (size_t)n * 8);
-    } else {
+    if (!c) {
+        if (!gcev_ga_reserve((void **)&a->ips, &a->capips, a->nips + n, sizeof *a->ips)) {
+            *st = GCEV_E_NOMEM;
+            return GA_NONE;
+        }
+        ips = a->ips + a->nips;
         for (uint32_t i = 0; i < n; i++, p += ps) {
             uint64_t v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
             if (ps == 8) {
@@ -293,8 +294,9 @@ static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_statu
             ips[i] = v;
         }
     }
-    uint64_t h = gcev_ga_hash_bytes(ips, (size_t)n * sizeof *ips, 0x57ac);
-    stack_key k = {a, ips, n};
+    const void *key = c ? (const void *)ev->stack : (const void *)ips;
+    uint64_t h = gcev_ga_hash_bytes(key, (size_t)n * 8, 0x57ac);
+    stack_key k = {a, key, n};
     uint32_t i = gcev_ga_map_find(&a->rstack_map, h, rstack_eq, &k);
     if (i != GA_NONE) {
         if (c) {
@@ -308,6 +310,13 @@ static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_statu
         !gcev_ga_reserve((void **)&a->rstacks, &a->caprstacks, a->nrstacks + 1, sizeof *a->rstacks)) {
         *st = GCEV_E_NOMEM;
         return GA_NONE;
+    }
+    if (c) {
+        if (!gcev_ga_reserve((void **)&a->ips, &a->capips, a->nips + n, sizeof *a->ips)) {
+            *st = GCEV_E_NOMEM;
+            return GA_NONE;
+        }
+        memcpy(a->ips + a->nips, ev->stack, (size_t)n * 8);
     }
     i = (uint32_t)a->nrstacks;
     a->rstacks[i].off = (uint32_t)a->nips;
