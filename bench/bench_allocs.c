@@ -20,7 +20,8 @@
  *    (thread start, request loop), each frame an address at one of 4 call sites of a method;
  *  - each site allocates its own type (2,000 types, Zipf over sites), 1 sample in 8 a second
  *    type of that site (generic helpers), so stack x type pairs stay ~2 per stack;
- *  - 16 threads.
+ *  - 16 threads, in runs of 1-200 events of one thread (the runtime writes a thread's buffer
+ *    whole: the .NET 10 captures of tests/data change thread every ~90-660 events).
  * Prints allocation events per second through gcev_trace_next + gcev_allocs_add + finish
  * (every frame named), the reader's part alone, and the heap the model holds at its peak
  * (mallinfo2, sampled every 65,536 events and after finish) against (types + stacks + pairs +
@@ -241,10 +242,15 @@ static int make_trace(const char *path, double mb)
     uint8_t stk[24 * 8];
     uint8_t *used = calloc(STACKS, 1);
     uint32_t *region = calloc(STACKS, sizeof *region); /* the last region (+1) that wrote the stack */
-    uint32_t distinct = 0, sps = 0;
+    uint32_t distinct = 0, sps = 0, thread = 0, run = 0;
     uint64_t stack_bytes = 0;
     for (;;) {
         uint32_t s = zipf(sz, STACKS), t = stype[s][(rnd() & 7) == 0];
+        if (run == 0) {
+            thread = rnd() % THREADS;
+            run = 1 + rnd() % 200;
+        }
+        run--;
         used[s] ? (void)0 : (void)(used[s] = 1, distinct++);
         if (region[s] != sps + 1) {
             region[s] = sps + 1;
@@ -253,7 +259,7 @@ static int make_trace(const char *path, double mb)
         for (uint32_t j = 0; j < depth[s]; j++) {
             put64(stk + j * 8, stacks[s][j]);
         }
-        gcev_writer_event e = {ids,           100 + rnd() % THREADS, 0, 0, 0, ts++, tpay[t], tlen[t], stk,
+        gcev_writer_event e = {ids,           100 + thread,  0, 0, 0, ts++, tpay[t], tlen[t], stk,
                                depth[s] * 8u, {0, 0, 0, {0}}};
         gcev_writer_write(w, &e);
         events++;
@@ -284,13 +290,14 @@ static int make_trace(const char *path, double mb)
     if (!f) {
         return 1;
     }
-    fprintf(f,
-            "trace: %.1f MB NetTrace V5, %llu AllocationSampled events (%.1f frames each), %u methods in %u "
-            "modules, %u types\n"
-            "shape: event blocks of 100 KB, stacks shared between sequence points (%u, one per %u events), "
-            "%u distinct stacks used of %u (Zipf s=1), ~2 types per stack, %u threads\n",
-            (double)size / 1048576.0, (unsigned long long)events, (double)frames / (double)events, METHODS,
-            MODULES, TYPES, sps, SP_EVENTS, distinct, STACKS, THREADS);
+    fprintf(
+        f,
+        "trace: %.1f MB NetTrace V5, %llu AllocationSampled events (%.1f frames each), %u methods in %u "
+        "modules, %u types\n"
+        "shape: event blocks of 100 KB, stacks shared between sequence points (%u, one per %u events), "
+        "%u distinct stacks used of %u (Zipf s=1), ~2 types per stack, %u threads in runs of 1-200 events\n",
+        (double)size / 1048576.0, (unsigned long long)events, (double)frames / (double)events, METHODS,
+        MODULES, TYPES, sps, SP_EVENTS, distinct, STACKS, THREADS);
     fclose(f);
     free(tpay);
     free(tlen);
