@@ -346,13 +346,12 @@ GCEV_API gcev_status gcev_trace_next_lean(gcev_trace *t, gcev_trace_lean *ev, gc
  * As gcev_trace_next_lean() for up to cap events at once (a walk over millions of events pays
  * the call, its checks and the reader's dispatch once per batch): fills evs[0..*n).
  * evs[0].struct_size must be 0 or sizeof(gcev_trace_lean) of this release exactly, since the
- * library steps through the array by its own struct's size (the others are written whole). Returns GCEV_OK with 1 <= *n <= cap; GCEV_END or
- * an error with *n = 0, as gcev_trace_next_lean() returns them: a fault after some events
- * returns those first and the fault on the next call (keep-going then reads past it). A batch
- * ends after an event without a kind (kind NULL: ETL, CTF), so that
- * gcev_trace_lean_event() can give its full record; gcev_trace_kind_record() gives what the
- * others' kinds say. GCEV_E_INVALID_ARG when t, evs or n is NULL, cap is 0 or evs[0].struct_size
- * is another size.
+ * library steps through the array by its own struct's size (the others are written whole). Returns GCEV_OK
+ * with 1 <= *n <= cap; GCEV_END or an error with *n = 0, as gcev_trace_next_lean() returns them: a fault
+ * after some events returns those first and the fault on the next call (keep-going then reads past it). A
+ * batch ends after an event without a kind (kind NULL: ETL, CTF), so that gcev_trace_lean_event() can give
+ * its full record; gcev_trace_kind_record() gives what the others' kinds say. GCEV_E_INVALID_ARG when t, evs
+ * or n is NULL, cap is 0 or evs[0].struct_size is another size.
  */
 GCEV_API gcev_status gcev_trace_next_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *n,
                                                 gcev_error *err);
