@@ -451,7 +451,8 @@ typedef struct gcev_input {
 /*
  * A decoded event: its schema and its typed fields. Its size is fixed (doc/ABI.md): `u` has
  * GCEV_UNION_SIZE bytes whatever families and fields the manifest gains, and members added
- * later come out of reserved_, which gcev_decode() zeroes (0 in a new member: not known).
+ * later come out of reserved_, which gcev_decode() zeroes whenever it sets desc (0 in a new
+ * member: not known).
  */
 typedef struct gcev_event {
     const gcev_event_desc *desc; /* template used (gcev_event_get_info), NULL before decoding */

@@ -442,7 +442,6 @@ gcev_status gcev_decode_engine_event(const gcev_input *in, gcev_event *out, gcev
     out->desc = NULL;
     out->family = GCEV_FAMILY_NONE;
     out->consumed = out->trailing = 0;
-    memset(out->reserved_, 0, sizeof out->reserved_); /* the room of later members reads 0 */
     if (!in->provider) {
         return fail(err, GCEV_E_UNKNOWN_PROVIDER, 0, NULL);
     }
@@ -462,6 +461,7 @@ gcev_status gcev_decode_engine_event(const gcev_input *in, gcev_event *out, gcev
     out->version = in->version;
     out->pointer_size = in->pointer_size;
     out->newer_version = in->version > desc->version;
+    memset(out->reserved_, 0, sizeof out->reserved_); /* the room of later members reads 0 */
     const uint32_t size = (uint32_t)in->size;
     uint32_t consumed = 0;
     st = gcev_decode_into(desc, in->pointer_size, in->data, size, (uint8_t *)&out->u, &consumed, err);

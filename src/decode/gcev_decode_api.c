@@ -52,7 +52,6 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
     if (!in || !out || !gcev_sized_whole(in, sizeof *in, INPUT_V1)) {
         return decode_sized(in, out, err);
     }
-    out->reserved_[0] = out->reserved_[1] = out->reserved_[2] = out->reserved_[3] = 0;
     if (in->provider && (in->pointer_size == 4 || in->pointer_size == 8) && in->data &&
         in->size <= UINT32_MAX - 1) {
         const unsigned k = gcev_desc_lookup(in->provider, in->event_id, in->version);
@@ -75,6 +74,8 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
                 out->version = in->version;
                 out->pointer_size = in->pointer_size;
                 out->newer_version = in->version > desc->version;
+                /* the room of later members reads 0 (gcev.h); the engine zeroes it too */
+                out->reserved_[0] = out->reserved_[1] = out->reserved_[2] = out->reserved_[3] = 0;
                 return body(in, out, err);
             }
         }
