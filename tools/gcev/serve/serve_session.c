@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gcev/gcev_session.h>
 
@@ -73,6 +74,30 @@ static int still_running(const serve_proc *p)
     char comm[64];
     return serve_read_stat(p->pid, comm, sizeof comm, &st) && st == p->start_time;
 }
+
+/*
+ * Whether the process that had this start time is gone, waiting up to wait_ms for it: a
+ * runtime ends every session (its end-of-stream, a clean end) as it shuts down, before the
+ * process is gone from /proc, so a process whose runtime ended our session is given the time
+ * to exit before it counts as still running (attaching to it again would open a second
+ * session on a dying runtime, or fail there).
+ */
+static int gone_within(const serve_proc *p, unsigned wait_ms)
+{
+    for (unsigned waited = 0;; waited += 20) {
+        if (!still_running(p)) {
+            return 1;
+        }
+        if (waited >= wait_ms) {
+            return 0;
+        }
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* How long a process whose runtime ended our session may take to exit (ms). */
+enum { SERVE_EXIT_GRACE_MS = 5000 };
 
 static void finish_state(serve_ctx *c, serve_proc *p, int state, const char *why)
 {
@@ -212,10 +237,15 @@ static void *reader_main(void *arg)
      * attaches again) */
     char msg[sizeof p->error];
     snprintf(msg, sizeof msg, "%s", end == GCEV_OK ? "" : why.message ? why.message : gcev_status_str(end));
+    int by_runtime = end == GCEV_END && gcev_session_get_info(sess)->ended_by_runtime;
     serve_lock(c);
     p->session = NULL;
     serve_unlock(c);
     gcev_session_close(sess);
+    if (by_runtime && gone_within(p, SERVE_EXIT_GRACE_MS)) {
+        finish_state(c, p, SERVE_EXITED, NULL);
+        return NULL;
+    }
     finish_state(c, p, SERVE_DETACHED, msg[0] ? msg : NULL);
     return NULL;
 }
