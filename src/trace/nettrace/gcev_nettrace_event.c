@@ -662,6 +662,22 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, g
     return st;
 }
 
+/* A lean record of the event whose header np->prev holds and whose metadata is m. */
+static GCEV_ALWAYS_INLINE void lean_fill(const gcev_trace *t, const np_meta *m, const np_hdr *h,
+                                         gcev_trace_lean *ev)
+{
+    ev->event_id = m->image.event_id;
+    ev->version = m->image.version;
+    ev->provider = m->image.provider;
+    ev->kind = m;
+    ev->timestamp = (int64_t)h->ts;
+    ev->thread_id = h->tid;
+    ev->payload = h->payload_size ? h->payload : NULL;
+    ev->payload_size = h->payload_size;
+    ev->pointer_size = t->info.pointer_size;
+    ev->no_event_id = 0;
+}
+
 gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err)
 {
     gcev_nettrace *np = t->impl;
@@ -674,16 +690,7 @@ gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_err
     const np_hdr *h = &np->prev;
     np->lean_meta = m;
     np->lean_off = off;
-    ev->event_id = m->image.event_id;
-    ev->version = m->image.version;
-    ev->provider = m->image.provider;
-    ev->kind = m;
-    ev->timestamp = (int64_t)h->ts;
-    ev->thread_id = h->tid;
-    ev->payload = h->payload_size ? h->payload : NULL;
-    ev->payload_size = h->payload_size;
-    ev->pointer_size = t->info.pointer_size;
-    ev->no_event_id = 0;
+    lean_fill(t, m, h, ev);
     return GCEV_OK;
 }
 
@@ -702,16 +709,7 @@ gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t
             break;
         }
         gcev_trace_lean *ev = &evs[i++];
-        ev->event_id = m->image.event_id;
-        ev->version = m->image.version;
-        ev->provider = m->image.provider;
-        ev->kind = m;
-        ev->timestamp = (int64_t)h->ts;
-        ev->thread_id = h->tid;
-        ev->payload = h->payload_size ? h->payload : NULL;
-        ev->payload_size = h->payload_size;
-        ev->pointer_size = t->info.pointer_size;
-        ev->no_event_id = 0;
+        lean_fill(t, m, h, ev);
         np->lean_meta = m;
         np->lean_off = off;
     }
