@@ -217,6 +217,11 @@ static void test_filter_corpus_traces_every_reader(void **state)
     size_t total_kept = 0, total_skipped = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[4096];
+#ifndef GCEV_TEST_LIBZIP
+        if (strstr(names[i], ".zip")) {
+            continue; /* this build reads no ZIP archive */
+        }
+#endif
         snprintf(path, sizeof path, "%s/corpus/%s", shared, names[i]);
         for (uint32_t order = GCEV_TRACE_ORDER_FILE; order <= GCEV_TRACE_ORDER_TIME; order++) {
             size_t skipped;

@@ -236,6 +236,11 @@ static void test_lean_corpus_traces(void **state)
     size_t total = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[4096];
+#ifndef GCEV_TEST_LIBZIP
+        if (strstr(names[i], ".zip")) {
+            continue; /* this build reads no ZIP archive */
+        }
+#endif
         snprintf(path, sizeof path, "%s/corpus/%s", shared, names[i]);
         total += compare_walks(open_path, path, 0, NULL, 7);
         compare_walks(open_path, path, 0, NULL, 0);
