@@ -4,7 +4,8 @@
  * /metrics exposition for N watched processes, each holding the metric state of every GC of a
  * real trace (fed through the analysis model's GC-end callback, as serve's reader threads
  * do). bench/serve.sh measures the whole scrape over HTTP with live processes; this isolates
- * the exporter's own work from the scheduling of a loaded machine.
+ * the exporter's own work from the scheduling of a loaded machine. Where serve's gzip is built,
+ * it also times the gzip of the exposition (what a scrape that asks for gzip adds).
  *
  *   bench_serve_expo TRACE [N=20] [SCRAPES=200]
  */
@@ -18,6 +19,9 @@
 #include <gcev/gcev_trace.h>
 
 #include "serve.h"
+#ifdef GCEV_BENCH_GZIP
+#include "serve_gzip.h"
+#endif
 
 static double now_ns(void)
 {
@@ -96,8 +100,8 @@ int main(int argc, char **argv)
         p->next = i + 1 < n ? &procs[i + 1] : NULL;
     }
     serve_self self = {1.5, 70u << 20, 0, 0.01, 42};
-    double best = 0, total = 0;
-    size_t bytes = 0, samples = 0;
+    double best = 0, total = 0, zbest = 0;
+    size_t bytes = 0, samples = 0, zbytes = 0;
     for (int r = 0; r < scrapes; r++) {
         serve_buf b = {NULL, 0, 0, 0};
         double t0 = now_ns();
@@ -115,12 +119,29 @@ int main(int argc, char **argv)
                 samples += b.p[k] == '\n' && k + 1 < b.n && b.p[k + 1] != '#';
             }
         }
+#ifdef GCEV_BENCH_GZIP
+        char *z = NULL;
+        size_t zn = 0;
+        t0 = now_ns();
+        if (!serve_gzip(b.p, b.n, &z, &zn)) {
+            fprintf(stderr, "bench_serve_expo: gzip failed\n");
+            return 1;
+        }
+        dt = now_ns() - t0;
+        zbest = r == 0 || dt < zbest ? dt : zbest;
+        zbytes = zn;
+        free(z);
+#endif
         serve_buf_free(&b);
     }
     printf("exposition of %d processes (the GCs of %s each): %zu samples, %zu bytes\n", n, argv[1], samples,
            bytes);
     printf("write: best %.3f ms, mean %.3f ms over %d scrapes (%.0f ns per sample)\n", best / 1e6,
            total / scrapes / 1e6, scrapes, best / (double)(samples ? samples : 1));
+    if (zbytes) {
+        printf("gzip: best %.3f ms, %zu bytes (%.1f%% of the text)\n", zbest / 1e6, zbytes,
+               100.0 * (double)zbytes / (double)(bytes ? bytes : 1));
+    }
     free(procs);
     return 0;
 }

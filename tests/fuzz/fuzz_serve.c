@@ -43,13 +43,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     (void)serve_parse_statm(t, size, &v);
-    /* the Accept header is a C string (libmicrohttpd's) */
+    /* the Accept and Accept-Encoding headers are C strings (libmicrohttpd's) */
     char *z = malloc(size + 1);
     if (z) {
         memcpy(z, data, size);
         z[size] = '\0';
         int r = serve_accept_openmetrics(z);
-        if (r != 0 && r != 1) {
+        int g = serve_accept_gzip(z);
+        if ((r != 0 && r != 1) || (g != 0 && g != 1)) {
             abort();
         }
         free(z);

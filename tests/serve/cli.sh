@@ -107,7 +107,21 @@ fake)
     [ "$(tail -1 "$dir/om")" = "# EOF" ] || fail "OpenMetrics without # EOF"
     grep -q '^# TYPE gcev_gcs counter$' "$dir/om" || fail "OpenMetrics counter family named with _total"
     curl -sf "http://127.0.0.1:$port/metrics" | grep -q '# EOF' && fail "text format with # EOF"
-    echo "fake server $fp: $(gcs) GCs exported; /healthz, 404, 405, OpenMetrics"
+    # gzip, as Prometheus asks for it: the header, a body gzip decodes, the same exposition
+    curl -sf -H 'Accept-Encoding: gzip' -D "$dir/gz.h" -o "$dir/gz" "http://127.0.0.1:$port/metrics" || fail "gzip scrape"
+    tr -d '\r' <"$dir/gz.h" | grep -qix 'content-encoding: gzip' || fail "no Content-Encoding: gzip: $(cat "$dir/gz.h")"
+    tr -d '\r' <"$dir/gz.h" | grep -qix 'vary: accept, accept-encoding' || fail "no Vary: $(cat "$dir/gz.h")"
+    gzip -dc <"$dir/gz" >"$dir/gz.txt" || fail "the gzip body does not decode"
+    grep -q "^gcev_session_state{pid=\"$fp\",.*state=\"attached\"} 1$" "$dir/gz.txt" || fail "gzip body without the process"
+    if [ -n "${PROMTOOL:-}" ]; then
+        "$PROMTOOL" check metrics <"$dir/gz.txt" >"$dir/lint" 2>&1 || fail "promtool (gzip body): $(cat "$dir/lint")"
+    fi
+    zs=$(wc -c <"$dir/gz") ps=$(wc -c <"$dir/gz.txt")
+    [ $((zs * 3)) -lt "$ps" ] || fail "gzip body $zs bytes for $ps of text"
+    curl -sf -H 'Accept-Encoding: gzip;q=0, *' -D "$dir/plain.h" -o "$dir/plain" "http://127.0.0.1:$port/metrics"
+    tr -d '\r' <"$dir/plain.h" | grep -qi '^content-encoding' && fail "encoded although gzip;q=0"
+    [ "$(head -c 6 "$dir/plain")" = '# HELP' ] || fail "plain body: $(head -c 20 "$dir/plain" | od -c | head -2)"
+    echo "fake server $fp: $(gcs) GCs exported; /healthz, 404, 405, OpenMetrics, gzip ($zs bytes for $ps)"
     kill -TERM "$serve"
     wait "$serve" || fail "serve exit status $? after SIGTERM"
     ;;

@@ -98,6 +98,31 @@ static void test_accept(void **state)
     assert_int_equal(serve_accept_openmetrics(",,;;=q,"), 0);
 }
 
+static void test_accept_gzip(void **state)
+{
+    (void)state;
+    /* Prometheus' scrape */
+    assert_int_equal(serve_accept_gzip("gzip"), 1);
+    /* curl --compressed */
+    assert_int_equal(serve_accept_gzip("deflate, gzip, br, zstd"), 1);
+    assert_int_equal(serve_accept_gzip(NULL), 0);
+    assert_int_equal(serve_accept_gzip(""), 0);
+    assert_int_equal(serve_accept_gzip("identity"), 0);
+    assert_int_equal(serve_accept_gzip("GZip;Q=0.5"), 1);
+    assert_int_equal(serve_accept_gzip("x-gzip"), 1);
+    assert_int_equal(serve_accept_gzip("gzip;q=0"), 0);
+    assert_int_equal(serve_accept_gzip("gzip;q=0.000"), 0);
+    assert_int_equal(serve_accept_gzip("gzip;q=0.001"), 1);
+    /* "*" is every coding the list does not name */
+    assert_int_equal(serve_accept_gzip("*"), 1);
+    assert_int_equal(serve_accept_gzip("*;q=0"), 0);
+    assert_int_equal(serve_accept_gzip("gzip;q=0, *"), 0);
+    assert_int_equal(serve_accept_gzip("br, *;q=0.1"), 1);
+    assert_int_equal(serve_accept_gzip("gzipped, x-gzip2"), 0);
+    assert_int_equal(serve_accept_gzip(" gzip ; q=1 "), 1);
+    assert_int_equal(serve_accept_gzip(",,;;=q,"), 0);
+}
+
 static void test_escape(void **state)
 {
     (void)state;
@@ -278,9 +303,9 @@ static void test_table(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_container_id), cmocka_unit_test(test_stat),  cmocka_unit_test(test_accept),
-        cmocka_unit_test(test_escape),       cmocka_unit_test(test_state), cmocka_unit_test(test_exposition),
-        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_container_id), cmocka_unit_test(test_stat),   cmocka_unit_test(test_accept),
+        cmocka_unit_test(test_accept_gzip),  cmocka_unit_test(test_escape), cmocka_unit_test(test_state),
+        cmocka_unit_test(test_exposition),   cmocka_unit_test(test_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

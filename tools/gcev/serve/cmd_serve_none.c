@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* gcev serve where it is not built: no libmicrohttpd at configure time, or not Linux. */
+/* gcev serve where it is not built: no libmicrohttpd or zlib at configure time, or not Linux. */
 #include "cli.h"
 #include "commands.h"
 
@@ -7,6 +7,6 @@ int gcev_cmd_serve(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    return gcev_cli_fail("serve", "not in this build (it needs Linux and libmicrohttpd, Debian's "
-                                  "libmicrohttpd-dev, when gcev is configured)");
+    return gcev_cli_fail("serve", "not in this build (it needs Linux, libmicrohttpd and zlib, Debian's "
+                                  "libmicrohttpd-dev and zlib1g-dev, when gcev is configured)");
 }

@@ -200,6 +200,9 @@ int serve_parse_statm(const char *text, size_t n, uint64_t *resident_pages);
  * higher q. NULL: 0.
  */
 int serve_accept_openmetrics(const char *accept);
+/* 1 when an Accept-Encoding header value (NULL: none) takes gzip: gzip or x-gzip, or "*"
+ * where neither is named, with a q above 0. */
+int serve_accept_gzip(const char *accept_encoding);
 
 /* The label-value escape of the exposition formats (\\, \", \n) into out (always NUL-
  * terminated, truncated on a character boundary of the escape); returns out. */

@@ -2,7 +2,8 @@
 /*
  * gcev serve's HTTP side, on Debian's libmicrohttpd in its internal-thread mode (select):
  * GET /metrics (Prometheus text format, or OpenMetrics when the Accept header asks for
- * application/openmetrics-text), GET /healthz, GET / (a pointer to both). The exposition is
+ * application/openmetrics-text; gzip-encoded when Accept-Encoding takes gzip, as Prometheus'
+ * does), GET /healthz, GET / (a pointer to both). The exposition is
  * written from a copy of the processes' state taken under the lock, which the reader threads
  * only hold for one event or one GC: a slow or dead process never holds up a scrape, and a
  * scrape holds up the readers only for the copy.
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "serve.h"
+#include "serve_gzip.h"
 #include "serve_http.h"
 #include "serve_session.h"
 
@@ -22,8 +24,10 @@ typedef int serve_mhd_result;
 typedef enum MHD_Result serve_mhd_result;
 #endif
 
-static serve_mhd_result reply(struct MHD_Connection *conn, unsigned status, const char *type, char *body,
-                              size_t n, int must_free)
+/* gzip: body is a gzip member (Content-Encoding); /metrics says Vary either way, since what
+ * it sends depends on Accept-Encoding (and Accept) */
+static serve_mhd_result reply_as(struct MHD_Connection *conn, unsigned status, const char *type, char *body,
+                                 size_t n, int must_free, int vary, int gzip)
 {
     struct MHD_Response *r =
         MHD_create_response_from_buffer(n, body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
@@ -34,9 +38,21 @@ static serve_mhd_result reply(struct MHD_Connection *conn, unsigned status, cons
         return MHD_NO;
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (vary) {
+        MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+    }
+    if (gzip) {
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+    }
     serve_mhd_result ret = MHD_queue_response(conn, status, r);
     MHD_destroy_response(r);
     return ret;
+}
+
+static serve_mhd_result reply(struct MHD_Connection *conn, unsigned status, const char *type, char *body,
+                              size_t n, int must_free)
+{
+    return reply_as(conn, status, type, body, n, must_free, 0, 0);
 }
 
 /*
@@ -80,6 +96,8 @@ static serve_mhd_result metrics(serve_ctx *c, struct MHD_Connection *conn)
     double t0 = serve_now_ms();
     const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     int om = serve_accept_openmetrics(accept);
+    int gz = serve_accept_gzip(
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     serve_self self;
     memset(&self, 0, sizeof self);
     serve_read_self(&self.cpu_s, &self.rss_bytes);
@@ -97,6 +115,11 @@ static serve_mhd_result metrics(serve_ctx *c, struct MHD_Connection *conn)
         serve_expo_write(&b, procs, &self, serve_now_ms(), om);
     }
     free(procs);
+    char *zipped = NULL;
+    size_t zn = 0;
+    if (gz && !oom && !b.failed && !serve_gzip(b.p, b.n, &zipped, &zn)) {
+        gz = 0; /* zlib or memory failed: the plain body still serves */
+    }
     double took = (serve_now_ms() - t0) / 1000.0;
     serve_lock(c);
     c->last_scrape_s = took;
@@ -106,7 +129,12 @@ static serve_mhd_result metrics(serve_ctx *c, struct MHD_Connection *conn)
         static char oom_text[] = "out of memory\n";
         return reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", oom_text, sizeof oom_text - 1, 0);
     }
-    return reply(conn, MHD_HTTP_OK, om ? SERVE_CT_OPENMETRICS : SERVE_CT_TEXT, b.p, b.n, 1);
+    const char *type = om ? SERVE_CT_OPENMETRICS : SERVE_CT_TEXT;
+    if (gz) {
+        serve_buf_free(&b);
+        return reply_as(conn, MHD_HTTP_OK, type, zipped, zn, 1, 1, 1);
+    }
+    return reply_as(conn, MHD_HTTP_OK, type, b.p, b.n, 1, 1, 0);
 }
 
 static serve_mhd_result handler(void *cls, struct MHD_Connection *conn, const char *url, const char *method,

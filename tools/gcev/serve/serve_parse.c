@@ -2,8 +2,8 @@
 /*
  * The few texts gcev serve reads that it did not write: /proc/<pid>/cgroup (container id),
  * /proc/<pid>/stat (name, start time), /proc/self/statm (resident memory) and the HTTP
- * Accept header. Each reads a (pointer, length) text that need not be NUL-terminated, never
- * past its end; tests/fuzz/fuzz_serve.c fuzzes them.
+ * Accept and Accept-Encoding headers. Each reads a (pointer, length) text that need not be NUL-terminated,
+ * never past its end; tests/fuzz/fuzz_serve.c fuzzes them.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -206,14 +206,21 @@ static int range_q(const char *p, const char *end)
     return 1000;
 }
 
-int serve_accept_openmetrics(const char *accept)
+/*
+ * Walks an HTTP list header (Accept, Accept-Encoding: comma-separated items, each a token and
+ * ;-parameters): q[i] = the highest q (0..1000) of the items named names[i] (case-insensitive),
+ * -1 where none is.
+ */
+static void list_q(const char *h, const char *const *names, int *q, size_t k)
 {
-    if (!accept) {
-        return 0;
+    for (size_t i = 0; i < k; i++) {
+        q[i] = -1;
     }
-    int om = -1, text = -1;
-    const char *p = accept;
-    const char *end = accept + strlen(accept);
+    if (!h) {
+        return;
+    }
+    const char *p = h;
+    const char *end = h + strlen(h);
     while (p < end) {
         size_t rest = end > p ? (size_t)(end - p) : 0;
         const char *comma = rest ? memchr(p, ',', rest) : NULL;
@@ -227,13 +234,30 @@ int serve_accept_openmetrics(const char *accept)
         while (te > p && (te[-1] == ' ' || te[-1] == '\t')) {
             te--;
         }
-        int q = semi ? range_q(semi + 1, re) : 1000;
-        if (token_is(p, (size_t)(te - p), "application/openmetrics-text")) {
-            om = q > om ? q : om;
-        } else if (token_is(p, (size_t)(te - p), "text/plain")) {
-            text = q > text ? q : text;
+        int iq = semi ? range_q(semi + 1, re) : 1000;
+        for (size_t i = 0; i < k; i++) {
+            if (token_is(p, (size_t)(te - p), names[i]) && iq > q[i]) {
+                q[i] = iq;
+            }
         }
         p = comma ? comma + 1 : end;
     }
-    return om > 0 && om >= text;
+}
+
+int serve_accept_openmetrics(const char *accept)
+{
+    static const char *const names[] = {"application/openmetrics-text", "text/plain"};
+    int q[2];
+    list_q(accept, names, q, 2);
+    return q[0] > 0 && q[0] >= q[1];
+}
+
+int serve_accept_gzip(const char *accept_encoding)
+{
+    /* RFC 9110 12.5.3: "*" stands for every coding the list does not name */
+    static const char *const names[] = {"gzip", "x-gzip", "*"};
+    int q[3];
+    list_q(accept_encoding, names, q, 3);
+    int named = q[0] > q[1] ? q[0] : q[1];
+    return (named >= 0 ? named : q[2]) > 0;
 }
