@@ -3,7 +3,8 @@
 # gcev serve without a runtime: README's metric list is the table's (--list-metrics); usage
 # errors; a taken port is exit status 9 with the reason; against the fake diagnostics server
 # (tests/session/fake_server.c, streaming examples/sample.nettrace): /metrics, /healthz, 404,
-# OpenMetrics on request, promtool check metrics when promtool is there, SIGTERM.
+# OpenMetrics and gzip on request, promtool check metrics when promtool is there, libmicrohttpd
+# loaded by serve only, SIGTERM.
 #   cli.sh CASE   (GCEV, SRC; FAKE_SERVER, SAMPLE, PROMTOOL optional)
 set -uo pipefail
 case_=${1:?usage: cli.sh CASE}
@@ -99,6 +100,11 @@ fake)
         echo "promtool check metrics: clean"
     fi
     [ "$(curl -sf "http://127.0.0.1:$port/healthz")" = ok ] || fail "/healthz"
+    # libmicrohttpd (and GnuTLS with it) is loaded by serve, never by the other commands
+    grep -q 'libmicrohttpd' "/proc/$serve/maps" || fail "serve runs without libmicrohttpd mapped"
+    LD_DEBUG=libs "$GCEV" --version >/dev/null 2>"$dir/ld" || fail "gcev --version"
+    grep -q 'calling init' "$dir/ld" || fail "LD_DEBUG=libs said nothing: $(head -3 "$dir/ld")"
+    grep -q 'microhttpd\|gnutls' "$dir/ld" && fail "gcev --version loads libmicrohttpd: $(grep -m2 'microhttpd\|gnutls' "$dir/ld")"
     code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/nope")
     [ "$code" = 404 ] || fail "/nope: $code"
     code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/metrics")

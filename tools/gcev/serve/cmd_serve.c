@@ -299,11 +299,17 @@ int gcev_cmd_serve(int argc, char **argv)
     sigaction(SIGTERM, &sa, &old_term);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, &old_pipe);
-    void *http = serve_http_start(&c, fd);
+    char why[256] = "";
+    void *http = serve_http_start(&c, fd, why, sizeof why);
     if (!http) {
         close(fd);
-        fprintf(stderr, "gcev serve: libmicrohttpd could not start on %s\n", c.o.listen);
-        rc = SERVE_EXIT_LISTEN;
+        if (why[0]) {
+            fprintf(stderr, "gcev serve: libmicrohttpd could not be loaded: %s\n", why);
+            rc = 1;
+        } else {
+            fprintf(stderr, "gcev serve: libmicrohttpd could not start on %s\n", c.o.listen);
+            rc = SERVE_EXIT_LISTEN;
+        }
     } else {
         while (!g_stop) {
             serve_discover_once(&c);

@@ -9,43 +9,40 @@
  * scrape holds up the readers only for the copy.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <microhttpd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "serve.h"
 #include "serve_gzip.h"
 #include "serve_http.h"
+#include "serve_mhd.h"
 #include "serve_session.h"
 
-#if MHD_VERSION < 0x00097002
-typedef int serve_mhd_result;
-#else
-typedef enum MHD_Result serve_mhd_result;
-#endif
+/* the library's functions (serve_mhd.h), set before the daemon's thread starts */
+static const serve_mhd *g_mhd;
 
 /* gzip: body is a gzip member (Content-Encoding); /metrics says Vary either way, since what
  * it sends depends on Accept-Encoding (and Accept) */
 static serve_mhd_result reply_as(struct MHD_Connection *conn, unsigned status, const char *type, char *body,
                                  size_t n, int must_free, int vary, int gzip)
 {
-    struct MHD_Response *r =
-        MHD_create_response_from_buffer(n, body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *r = g_mhd->create_response_from_buffer(
+        n, body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     if (!r) {
         if (must_free) {
             free(body);
         }
         return MHD_NO;
     }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    g_mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     if (vary) {
-        MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+        g_mhd->add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
     }
     if (gzip) {
-        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+        g_mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     }
-    serve_mhd_result ret = MHD_queue_response(conn, status, r);
-    MHD_destroy_response(r);
+    serve_mhd_result ret = g_mhd->queue_response(conn, status, r);
+    g_mhd->destroy_response(r);
     return ret;
 }
 
@@ -94,10 +91,10 @@ static serve_proc *snapshot(serve_ctx *c, size_t *n, int *oom)
 static serve_mhd_result metrics(serve_ctx *c, struct MHD_Connection *conn)
 {
     double t0 = serve_now_ms();
-    const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    const char *accept = g_mhd->lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     int om = serve_accept_openmetrics(accept);
     int gz = serve_accept_gzip(
-        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+        g_mhd->lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     serve_self self;
     memset(&self, 0, sizeof self);
     serve_read_self(&self.cpu_s, &self.rss_bytes);
@@ -168,19 +165,22 @@ static serve_mhd_result handler(void *cls, struct MHD_Connection *conn, const ch
     return reply(conn, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8", nf, sizeof nf - 1, 0);
 }
 
-void *serve_http_start(serve_ctx *c, int listen_fd)
+void *serve_http_start(serve_ctx *c, int listen_fd, char *why, size_t why_n)
 {
+    if (!g_mhd && !(g_mhd = serve_mhd_load(why, why_n))) {
+        return NULL;
+    }
     /* select() polling in libmicrohttpd's own thread; a few connections at a time, each
      * bounded in time, so a stuck client cannot keep the port */
-    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, handler, c,
-                            MHD_OPTION_LISTEN_SOCKET, listen_fd, MHD_OPTION_CONNECTION_LIMIT,
-                            (unsigned int)32, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
-                            MHD_OPTION_END);
+    return g_mhd->start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, handler, c,
+                               MHD_OPTION_LISTEN_SOCKET, listen_fd, MHD_OPTION_CONNECTION_LIMIT,
+                               (unsigned int)32, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+                               MHD_OPTION_END);
 }
 
 void serve_http_stop(void *daemon)
 {
     if (daemon) {
-        MHD_stop_daemon(daemon);
+        g_mhd->stop_daemon(daemon);
     }
 }
