@@ -35,7 +35,7 @@ gcev_status gcev_decode_check_args(const gcev_event_desc *desc, uint8_t pointer_
 /*
  * gcev_decode_desc(), gcev_decode_family() and gcev_decode() with the descriptor
  * engine only, never a straight-line body: the typed decoders' fall-back, and what
- * the differential test (tests/test_fastpath.c) holds the bodies against.
+ * the differential test (tests/decode/test_fastpath.c) holds the bodies against.
  */
 gcev_status gcev_decode_engine(const gcev_event_desc *desc, uint8_t pointer_size, const uint8_t *data,
                                size_t size, void *struct_out, uint32_t *consumed, gcev_error *err);

@@ -2,7 +2,7 @@
 /*
  * The metric tables of the analysis records (gcev_stats.h, "Metric tables"): data only. One
  * entry per value, in the key order of the record's JSON object; the accessors are in
- * gcev_stats_metric.c. tests/test_stats_metrics.c holds every table to its struct: each byte
+ * gcev_stats_metric.c. tests/stats/test_stats_metrics.c holds every table to its struct: each byte
  * of a record belongs to one entry or is padding, and every present bit is some entry's.
  */
 #include <stddef.h>

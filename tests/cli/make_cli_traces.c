@@ -13,7 +13,7 @@
  *   damaged.nettrace GCs 1-4 in four event blocks (a sequence point inside each GC); the
  *                   second (GC 1's end, GC 2's start) has a damaged event-block header
  *                   (--keep-going skips it: GC 1 is open across it)
- *   damaged.etl     GCs 1-3 in three ETL buffers (tests/etl_builder.c); the second
+ *   damaged.etl     GCs 1-3 in three ETL buffers (tests/support/etl_builder.c); the second
  *                   buffer's header is damaged. ETL has no sequence numbers: nothing is
  *                   counted as dropped, only the skipped range tells the trace is incomplete
  */

@@ -2,7 +2,7 @@
 /*
  * What a program built against an installed gcev does first: decode a payload
  * (gcev.h), open a trace (gcev_trace.h) and create a GC model (gcev_stats.h).
- * Built by tests/install_check.cmake with find_package and with pkg-config.
+ * Built by tests/cmake/install_check.cmake with find_package and with pkg-config.
  */
 #include <gcev/gcev_stats.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The oracle's JSONL (tests/runtime/README.md) in memory, for C tests: one parsed record per
- * line, on the tests' own small JSON reader (tests/testutil.h, tj), no other dependency.
+ * line, on the tests' own small JSON reader (tests/support/testutil.h, tj), no other dependency.
  *
  *   oracle_json o;
  *   if (oracle_json_load(&o, "tests/data/traces/svr-bgc.oracle.jsonl", err, sizeof err) != 0) ...

@@ -3,7 +3,7 @@
  * Emits gcev_events_decode.c, the decode layer's generated code: one
  * straight-line body per fixed-size template and pointer size, the typed
  * decoders gcev_decode_<family>() switching on the version into them, and the
- * tables that index both. Code, unlike emit_tables.c's data: tests/test_fastpath.c
+ * tables that index both. Code, unlike emit_tables.c's data: tests/decode/test_fastpath.c
  * holds every body to the descriptor engine's result.
  * Output is deterministic: manifest order, no dates, no absolute paths.
  */
@@ -92,7 +92,7 @@ static int is_signed_int(int t)
  * (gcev_decode_desc) and event_* (gcev_decode) check the size and hand a short
  * payload to the engine; the typed decoder inlines the core itself. The bytes the
  * core leaves in *o are exactly those of the descriptor engine on the same payload
- * (tests/test_fastpath.c holds it to that): members as the engine stores them
+ * (tests/decode/test_fastpath.c holds it to that): members as the engine stores them
  * (zero-extended, or sign-extended into a wider signed member), and the struct
  * zeroed first unless the template writes every member in full.
  */
@@ -158,7 +158,7 @@ static void emit_scalar_store(FILE *f, const gen_family *fam, const gen_field *f
  * the payload is too short or a string has no terminator, leaving the error to the
  * engine. fast_* (gcev_decode_desc) and event_* (gcev_decode) hand such a payload to
  * the engine; the typed decoder inlines the core. The bytes the core leaves in *o are
- * exactly those of the descriptor engine on the same payload (tests/test_fastpath.c
+ * exactly those of the descriptor engine on the same payload (tests/decode/test_fastpath.c
  * holds it to that): members as the engine stores them (zero-extended, or
  * sign-extended into a wider signed member), and the struct zeroed first unless the
  * template writes every member in full.

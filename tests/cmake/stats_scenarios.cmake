@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The synthetic traces of tests/stats_scenarios.c (tests/data/stats), two checks:
+# The synthetic traces of tests/support/stats_scenarios.c (tests/data/stats), two checks:
 #   MODE=reproducible: make_stats_scenarios (GEN) writes into OUT exactly the committed DIR/*.nettrace;
 #   MODE=oracle: TraceEvent (tests/runtime/oracle, built with DOTNET from ROOT into ART-stats, as
 #     stats_oracle.cmake does) reads each committed trace into exactly the committed
@@ -25,7 +25,7 @@ if(MODE STREQUAL "reproducible")
     execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files "${OUT}/${n}" "${t}" RESULT_VARIABLE diff)
     if(NOT diff EQUAL 0)
       message(FATAL_ERROR "${t} differs from what make_stats_scenarios writes now: regenerate it and its "
-                          "oracle reading (see tests/make_stats_scenarios.c)")
+                          "oracle reading (see tests/stats/make_stats_scenarios.c)")
     endif()
   endforeach()
 elseif(MODE STREQUAL "oracle")

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gcev_trace_options.keep_going (issue 17, item 10): traces with a damaged block or buffer
- * in the middle, made with the trace writer and tests/etl_builder.c, read past the damage:
+ * in the middle, made with the trace writer and tests/support/etl_builder.c, read past the damage:
  * every event before and after it, the skipped range (offset, bytes, status), the GCs
  * around it flagged incomplete by the stats model; and without the option, today's
  * behaviour (the events before the fault, then the error).

@@ -5,7 +5,7 @@
  * byte, in 16 and in 32 bits) at each length boundary, offsets at and past the start
  * of the output, matches up to and past its end, long lengths below their minimum,
  * overlapping copies, flag words crossed, every truncation of a stream, and round
- * trips of a greedy compressor's output (tests/xpress_writer.c).
+ * trips of a greedy compressor's output (tests/support/xpress_writer.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Synthetic GC traces for the analysis (tests/make_stats_scenarios.c writes them to
+ * Synthetic GC traces for the analysis (tests/stats/make_stats_scenarios.c writes them to
  * tests/data/stats/<name>.nettrace; TraceEvent's reading of each, by tests/runtime/oracle,
  * is committed beside it as <name>.oracle.jsonl). Each scenario is one of the event
  * sequences where gcev's analysis and TraceEvent's part (src/stats/gcev_stats_internal.h
  * STATS_Q_*, doc/stats.md), or one TraceEvent handles that the real captures lack, so that
  * test_stats_traceevent can hold gcev's TraceEvent compatibility mode to TraceEvent's own
- * numbers on it, and test_stats.c can check gcev's corrected numbers on the same events.
+ * numbers on it, and tests/stats/test_stats.c can check gcev's corrected numbers on the same
+ * events.
  */
 #ifndef GCEV_STATS_SCENARIOS_H
 #define GCEV_STATS_SCENARIOS_H

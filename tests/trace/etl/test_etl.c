@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The .etl reader on files written by tests/etl_builder.c: detection, the log
+ * The .etl reader on files written by tests/support/etl_builder.c: detection, the log
  * file header, 32/64-bit EVENT_HEADER records and their extended items,
  * TraceLogging schemas, kernel/classic records, truncation at every byte and
  * hostile sizes. The reader is driven through gcev_trace_impl.h so each test
