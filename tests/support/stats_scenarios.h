@@ -6,8 +6,8 @@
  * sequences where gcev's analysis and TraceEvent's part (src/stats/gcev_stats_internal.h
  * STATS_Q_*, doc/stats.md), or one TraceEvent handles that the real captures lack, so that
  * test_stats_traceevent can hold gcev's TraceEvent compatibility mode to TraceEvent's own
- * numbers on it, and tests/stats/test_stats.c can check gcev's corrected numbers on the same
- * events.
+ * numbers on it, and tests/stats/test_stats_derive.c can check gcev's corrected numbers on the
+ * same events.
  */
 #ifndef GCEV_STATS_SCENARIOS_H
 #define GCEV_STATS_SCENARIOS_H
