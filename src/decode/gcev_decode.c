@@ -46,6 +46,26 @@ static int is_array(const gcev_field_desc *f)
     return f->store == GCEV_S_ARRAY;
 }
 
+/* Bytes of the C member by store kind, for the scalars one load and one store copy
+ * (0 for the others: GUID, strings, blobs, arrays take the general path). */
+static const uint8_t store_widths[GCEV_STORE_COUNT_] = {
+    [GCEV_S_U8] = 1,  [GCEV_S_U16] = 2, [GCEV_S_U32] = 4, [GCEV_S_U64] = 8, [GCEV_S_I8] = 1,
+    [GCEV_S_I16] = 2, [GCEV_S_I32] = 4, [GCEV_S_I64] = 8, [GCEV_S_F32] = 4, [GCEV_S_F64] = 8,
+};
+
+/*
+ * The stride of a struct array's elements. A fixed element template of packed elements
+ * has it already: gcev-gen writes the packed element size as its min_size, the sum
+ * gcev_elem_stride() would count per event.
+ */
+static uint32_t elem_stride_of(const gcev_template *elem, unsigned ps, int aligned)
+{
+    if (!aligned && (elem->flags & GCEV_TF_FIXED)) {
+        return elem->min_size[ps == 8];
+    }
+    return gcev_elem_stride(elem, ps, aligned);
+}
+
 uint32_t gcev_elem_stride(const gcev_template *elem, unsigned pointer_size, int aligned)
 {
     uint32_t size = 0, max_align = 1;
@@ -185,10 +205,31 @@ gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned fla
     uint32_t pos = *pos_io;
     gcev_status st = GCEV_OK;
 
+    const unsigned psi = ps == 8;
     for (uint16_t i = 0; i < t->nfields; i++) {
         const gcev_field_desc *f = &t->fields[i];
         uint8_t *dst = out ? out + f->offset : NULL;
         gcev_type type = (gcev_type)f->type;
+        const unsigned fw = f->wire[psi];
+
+        if (!aligned && fw && fw == store_widths[f->store]) {
+            /* A packed scalar as wide on the wire as its member (no widening, which sets a
+             * bit of fw above any width): one load and one store, what the general path
+             * below does for it in more steps. Most fields of the variable-size templates
+             * are these. */
+            if (size - pos < fw) {
+                st = fail(err, GCEV_E_TRUNCATED, pos, f->name);
+                break;
+            }
+            const uint64_t v = gcev_rd_uint(data + pos, fw);
+            vals[i & 63] = v;
+            if (dst) {
+                store_scalar(dst, f->store, v);
+            }
+            pos += fw;
+            present |= UINT64_C(1) << f->present_bit;
+            continue;
+        }
         vals[i & 63] = 0;
 
         if (is_array(f)) {
@@ -201,7 +242,7 @@ gcev_status gcev_decode_fields(const gcev_template *t, unsigned ps, unsigned fla
             if (f->elem) {
                 a.elem = f->elem;
                 a.aligned = (uint8_t)elems_aligned;
-                a.stride = (uint16_t)gcev_elem_stride(f->elem, ps, elems_aligned);
+                a.stride = (uint16_t)elem_stride_of(f->elem, ps, elems_aligned);
             } else {
                 a.stride = (uint16_t)gcev_wire_size(type, ps);
             }
@@ -456,6 +497,13 @@ gcev_status gcev_decode_engine_event(const gcev_input *in, gcev_event *out, gcev
     if (!desc) {
         return fail(err, st, 0, NULL);
     }
+    return gcev_decode_engine_resolved(desc, in, out, err);
+}
+
+gcev_status gcev_decode_engine_resolved(const gcev_event_desc *desc, const gcev_input *in, gcev_event *out,
+                                        gcev_error *err)
+{
+    gcev_status st;
     out->desc = desc;
     out->family = desc->family;
     out->version = in->version;

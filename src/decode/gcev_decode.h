@@ -43,5 +43,13 @@ gcev_status gcev_decode_engine_family(uint16_t family, uint16_t version, uint8_t
                                       const uint8_t *data, size_t size, void *out, uint32_t *consumed,
                                       gcev_error *err);
 gcev_status gcev_decode_engine_event(const gcev_input *in, gcev_event *out, gcev_error *err);
+/*
+ * gcev_decode_engine_event() past its checks and look-up: in valid (provider, pointer
+ * size 4 or 8, data for size, size < 4 GiB), desc the event's description from
+ * gcev_desc_resolve(). gcev_decode() reaches the engine this way, having checked and
+ * looked up already.
+ */
+gcev_status gcev_decode_engine_resolved(const gcev_event_desc *desc, const gcev_input *in, gcev_event *out,
+                                        gcev_error *err);
 
 #endif

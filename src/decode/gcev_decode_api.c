@@ -78,6 +78,8 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
                 out->reserved_[0] = out->reserved_[1] = out->reserved_[2] = out->reserved_[3] = 0;
                 return body(in, out, err);
             }
+            /* a variable-size template: the engine, without checking and looking up again */
+            return gcev_decode_engine_resolved(desc, in, out, err);
         }
     }
     return gcev_decode_engine_event(in, out, err);

@@ -33,8 +33,9 @@ enum {
     IT_LAZY_NAMES = 1u << 2 /* GCEV_FIELD_LAZY_NAMES */
 };
 
-static void iter_start(gcev_field_iter *it, const gcev_template *t, const void *base, uint8_t ps,
-                       uint8_t aligned)
+/* Inlined into each caller: gcev_field_iter_init() runs once per event walked. */
+static GCEV_ALWAYS_INLINE void iter_start(gcev_field_iter *it, const gcev_template *t, const void *base,
+                                          uint8_t ps, uint8_t aligned)
 {
     memset(it, 0, sizeof *it);
     it->priv_tmpl_ = t;
@@ -44,7 +45,7 @@ static void iter_start(gcev_field_iter *it, const gcev_template *t, const void *
     if (base) {
         memcpy(&it->priv_present_, base, sizeof it->priv_present_);
     }
-    IT_MODE(it) = (ps == 8 ? IT_WIRE8 : 0) | (aligned ? IT_ALIGNED : 0);
+    IT_MODE(it) = (uint64_t)(ps == 8 ? IT_WIRE8 : 0) | (uint64_t)(aligned ? IT_ALIGNED : 0);
     /* Counted once here rather than tested per field: a fully decoded event (the usual
      * case) has every bit of all_present; after a payload fault the fields stop at the
      * first one not present. */
