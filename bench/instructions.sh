@@ -80,7 +80,9 @@ if [ -f "$t30" ]; then
 fi
 
 net10=$build/bench/net10-gc-verbose.nettrace
-if [ ! -f "$net10" ] && cmake --build "$build" --target help 2>/dev/null | grep -q bench_net10_trace; then
+# grep reads the whole list (not -q): under pipefail, a grep that quits early would fail the
+# pipe with cmake's SIGPIPE and the trace would never be made
+if [ ! -f "$net10" ] && cmake --build "$build" --target help 2>/dev/null | grep bench_net10_trace >/dev/null; then
     cmake --build "$build" --target bench_net10_trace >&2
 fi
 
