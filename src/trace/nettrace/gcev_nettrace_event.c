@@ -959,6 +959,39 @@ static void stacks_clear(gcev_nettrace *np)
     gcev_idmap_clear(&np->label_ids);
 }
 
+/* Puts ids first + k -> stacks[base + k] (k < count) into the map: where a stack run leaves it. */
+static int stacks_map(gcev_nettrace *np, uint64_t first, size_t base, size_t count)
+{
+    for (size_t k = 0; k < count; k++) {
+        if (!gcev_idmap_put(&np->stack_ids, first + k, (uint32_t)(base + k))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A stack block that ends early: what it read so far goes where the run would have been (the
+ * map), and the run is over, as when every stack was put into the map as it was read. */
+static gcev_status stack_block_fail(gcev_nettrace *np, uint32_t first, size_t base, int continuing,
+                                    gcev_error *err, gcev_status code, uint64_t off, const char *msg)
+{
+    if (continuing) {
+        (void)stacks_map(np, np->run_first, np->run_base, np->run_count);
+    }
+    (void)stacks_map(np, first, base, np->nstacks - base);
+    np->run_count = 0;
+    return gcev_np_fail(err, code, off, msg);
+}
+
+/*
+ * The stacks of a stack block, kept until the next sequence point. Ids [run_first, run_first +
+ * run_count) are found without the map (event_stack): the runtime numbers stacks consecutively
+ * between sequence points, so a block that continues the run only extends it, and its stacks
+ * never go into the map (a hash per stack was a tenth of the allocation bench's reader). A
+ * block that does not continue it puts the run into the map first: the map then holds what it
+ * held when every stack went into it as read (the newest of an id wins: the run is looked at
+ * first, and a run is put after everything older).
+ */
 gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gcev_error *err)
 {
     gcev_nettrace *np = t->impl;
@@ -971,19 +1004,29 @@ gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gce
         return gcev_np_fail(err, GCEV_E_LIMIT, file_off,
                             "stacks between sequence points exceed the block-size limit");
     }
-    const uint32_t old_first = np->run_first, old_count = np->run_count;
-    const size_t old_base = np->run_base;
-    np->run_count = 0; /* valid again once the whole block is read */
     size_t base = np->nstacks;
+    /* (a run past 2^32 - 1 stays in the map: its ids, first + i, are not wrapped) */
+    const int fits = count && (uint64_t)first + count <= UINT32_MAX;
+    const int continuing = fits && np->run_count && first == np->run_first + np->run_count &&
+                           base == np->run_base + np->run_count &&
+                           (uint64_t)np->run_first + np->run_count + count <= UINT32_MAX;
+    if (!continuing && np->run_count) {
+        if (!stacks_map(np, np->run_first, np->run_base, np->run_count)) {
+            np->run_count = 0;
+            return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
+        }
+        np->run_count = 0;
+    }
     for (uint32_t i = 0; i < count; i++) {
         uint32_t size;
         if (!np_u32(c, &size) || !np_has(c, size)) {
-            return gcev_np_fail(err, GCEV_E_FORMAT, file_off + c->pos, "stack overruns its block");
+            return stack_block_fail(np, first, base, continuing, err, GCEV_E_FORMAT, file_off + c->pos,
+                                    "stack overruns its block");
         }
         if (!gcev_reserve((void **)&np->stack_bytes, &np->stack_cap, np->stack_used + size, 1) ||
-            !gcev_reserve((void **)&np->stacks, &np->cap_stacks, np->nstacks + 1, sizeof *np->stacks) ||
-            !gcev_idmap_put(&np->stack_ids, (uint64_t)first + i, (uint32_t)np->nstacks)) {
-            return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
+            !gcev_reserve((void **)&np->stacks, &np->cap_stacks, np->nstacks + 1, sizeof *np->stacks)) {
+            return stack_block_fail(np, first, base, continuing, err, GCEV_E_NOMEM, file_off,
+                                    "out of memory");
         }
         if (size) {
             memcpy(np->stack_bytes + np->stack_used, c->p + c->pos, size);
@@ -994,18 +1037,14 @@ gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gce
         np->stack_used += size;
         c->pos += size;
     }
-    /* the map's keys are first + i without wrapping: a run past 2^32 - 1 stays in the map.
-     * A block that continues the run (the runtime numbers stacks consecutively between
-     * sequence points) extends it, so events that refer to older blocks skip the map too. */
-    if (count && old_count && first == old_first + old_count && base == old_base + old_count &&
-        (uint64_t)old_first + old_count + count <= UINT32_MAX) {
-        np->run_first = old_first;
-        np->run_count = old_count + count;
-        np->run_base = old_base;
-    } else if (count && (uint64_t)first + count <= UINT32_MAX) {
+    if (continuing) {
+        np->run_count += count;
+    } else if (fits) {
         np->run_first = first;
         np->run_count = count;
         np->run_base = base;
+    } else if (!stacks_map(np, first, base, count)) {
+        return gcev_np_fail(err, GCEV_E_NOMEM, file_off, "out of memory");
     }
     return GCEV_OK;
 }

@@ -324,8 +324,9 @@ typedef struct gcev_nettrace {
     } * stacks;
     size_t nstacks, cap_stacks;
     gcev_idmap stack_ids;
-    /* ids [run_first, run_first + run_count) of the newest stack block sit at
-     * stacks[run_base...]: most events refer to it, so they skip the map */
+    /* ids [run_first, run_first + run_count) of the newest run of consecutive stack blocks sit
+     * at stacks[run_base...], and are not in stack_ids (which holds the older stacks): most
+     * events refer to the run, so they skip the map (gcev_np_stack_block) */
     uint32_t run_first, run_count;
     size_t run_base;
     /* V6 label lists since the last sequence point */
