@@ -57,16 +57,40 @@ static int rd_u32(rd *r, const char *field, uint32_t *v)
 }
 
 /* A NUL-terminated UTF-16LE string: the view excludes the terminator. */
-static int rd_str(rd *r, const char *field, gcev_utf16 *v)
+/* The first UTF-16 NUL unit of p[0, avail): its byte offset in *nbytes; 0 when there is none.
+ * Type names run 20-80 units: 8 units at a time where SSE2 is, else 4 (a unit is zero when
+ * both its bytes are). */
+static int utf16_nul(const uint8_t *p, uint32_t avail, uint32_t *nbytes)
 {
-    uint32_t i = r->pos;
-    for (; r->n - i >= 2; i += 2) {
-        if (r->p[i] == 0 && r->p[i + 1] == 0) {
-            v->data = r->p + r->pos;
-            v->nbytes = i - r->pos;
-            r->pos = i + 2;
+    uint32_t j = 0;
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    const __m128i zero = _mm_setzero_si128();
+    for (; avail - j >= 16; j += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(v, zero));
+        if (m) {
+            *nbytes = j + (unsigned)__builtin_ctz(m);
             return 1;
         }
+    }
+#endif
+    for (; avail - j >= 2; j += 2) {
+        if ((p[j] | p[j + 1]) == 0) {
+            *nbytes = j;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int rd_str(rd *r, const char *field, gcev_utf16 *v)
+{
+    uint32_t nbytes;
+    if (utf16_nul(r->p + r->pos, r->n - r->pos, &nbytes)) {
+        v->data = r->p + r->pos;
+        v->nbytes = nbytes;
+        r->pos += nbytes + 2;
+        return 1;
     }
     return fail(r, GCEV_E_UNTERMINATED_STRING, field, "string has no terminator before the end of the data");
 }
@@ -225,36 +249,16 @@ static double sampled_weight(ga_weight_slot *wc, uint64_t size)
     return w->objects;
 }
 
-/* The first UTF-16 NUL unit of p[0, avail): its byte offset in *nbytes; 0 when there is none.
- * Type names run 20-80 units: 8 units at a time where SSE2 is, else 4 (a unit is zero when
- * both its bytes are). */
-static int utf16_nul(const uint8_t *p, uint32_t avail, uint32_t *nbytes)
-{
-    uint32_t j = 0;
-#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
-    const __m128i zero = _mm_setzero_si128();
-    for (; avail - j >= 16; j += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
-        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(v, zero));
-        if (m) {
-            *nbytes = j + (unsigned)__builtin_ctz(m);
-            return 1;
-        }
-    }
-#endif
-    for (; avail - j >= 2; j += 2) {
-        if ((p[j] | p[j + 1]) == 0) {
-            *nbytes = j;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static uint64_t le64(const uint8_t *b)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v; /* one load: the compiler did not merge the byte form (8 loads and shifts) */
+    memcpy(&v, b, sizeof v);
+    return v;
+#else
     return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24 |
            (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 | (uint64_t)b[7] << 56;
+#endif
 }
 
 int gcev_ga_sampled_fast(const gcev_trace_event *ev, gcev_allocs_sample *out, ga_weight_slot *wc)

@@ -246,6 +246,11 @@ struct gcev_allocs {
     size_t ntnames, captnames;
     ga_map tname_map;
 
+    /* the last event's compiled provider (NULL: none kept), event id and class */
+    const gcev_provider *cls_provider;
+    uint16_t cls_event_id;
+    int cls_last;
+
     uint32_t pids[64]; /* distinct sample processes (up to 64 named, more only counted) */
     uint32_t npids;
 
