@@ -70,7 +70,8 @@ fi
 # 4. the peer
 peer=$build/csharp/bin/BenchTraceEvent/release/bench-traceevent
 if [ ! -x "$peer" ] && command -v dotnet >/dev/null; then
-    dotnet build -c Release bench/traceevent -p:GcevArtifacts="$build/csharp" >"$out/dotnet.log" 2>&1 || {
+    # (an absolute path: MSBuild takes a relative one from the project's folder)
+    dotnet build -c Release bench/traceevent -p:GcevArtifacts="$(cd "$build" && pwd)/csharp" >"$out/dotnet.log" 2>&1 || {
         tail -20 "$out/dotnet.log" >&2
         peer=""
     }
