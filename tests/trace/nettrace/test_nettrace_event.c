@@ -163,6 +163,78 @@ static void test_nettrace_side_blocks_parse_or_fail_at_their_fault(void **s)
     np_bare_close(&f);
 }
 
+/* The stack bytes id resolves to as event_stack resolves it: the newest run first, else the
+ * map; NULL when neither has it. */
+static const uint8_t *stack_of(const gcev_nettrace *np, uint32_t id, uint32_t *len)
+{
+    uint32_t k = id - np->run_first, i;
+    i = k < np->run_count ? (uint32_t)(np->run_base + k) : gcev_idmap_get(&np->stack_ids, id);
+    if (i == UINT32_MAX) {
+        return NULL;
+    }
+    *len = np->stacks[i].len;
+    return np->stack_bytes + np->stacks[i].off;
+}
+
+static void assert_stack(const gcev_nettrace *np, uint32_t id, uint8_t byte)
+{
+    uint32_t len = 0;
+    const uint8_t *p = stack_of(np, id, &len);
+    assert_non_null(p);
+    assert_int_equal(len, 1);
+    assert_int_equal(p[0], byte);
+}
+
+/* Stack blocks between two sequence points: consecutive blocks extend one run that stays out
+ * of the map; a block that does not continue it moves the run into the map; a block that fails
+ * part-way leaves what it read in the map. Every id resolves to its newest stack throughout. */
+static void test_nettrace_stack_ids_resolve_to_their_newest_stack(void **s)
+{
+    (void)s;
+    np_bare f;
+    np_bare_open(&f, 5, 0);
+    gcev_error err = {0};
+    assert_int_equal(run_block(&f, gcev_np_stack_block, "01000000 02000000 01000000 a1 01000000 a2", &err),
+                     GCEV_OK);
+    assert_int_equal(run_block(&f, gcev_np_stack_block, "03000000 01000000 01000000 a3", &err), GCEV_OK);
+    assert_int_equal(f.np->run_first, 1);
+    assert_int_equal(f.np->run_count, 3);
+    assert_int_equal(f.np->stack_ids.count, 0);
+    assert_stack(f.np, 1, 0xa1);
+    assert_stack(f.np, 3, 0xa3);
+    /* ids 2 and 3 again: not a continuation; the run [1, 3] goes to the map, [2, 3] is new */
+    assert_int_equal(run_block(&f, gcev_np_stack_block, "02000000 02000000 01000000 b2 01000000 b3", &err),
+                     GCEV_OK);
+    assert_int_equal(f.np->run_first, 2);
+    assert_int_equal(f.np->run_count, 2);
+    assert_int_equal(f.np->stack_ids.count, 3);
+    assert_stack(f.np, 1, 0xa1);
+    assert_stack(f.np, 2, 0xb2);
+    assert_stack(f.np, 3, 0xb3);
+    assert_int_equal(run_block(&f, gcev_np_stack_block, "04000000 01000000 01000000 b4", &err), GCEV_OK);
+    assert_int_equal(f.np->run_count, 3);
+    assert_stack(f.np, 4, 0xb4);
+    uint32_t len;
+    assert_null(stack_of(f.np, 5, &len));
+    /* a continuing block whose second stack overruns it: the run and stack 5 end in the map */
+    assert_int_equal(run_block(&f, gcev_np_stack_block, "05000000 02000000 01000000 c5 09000000 00", &err),
+                     GCEV_E_FORMAT);
+    assert_int_equal(err.offset, 1017);
+    assert_int_equal(f.np->run_count, 0);
+    assert_stack(f.np, 1, 0xa1);
+    assert_stack(f.np, 2, 0xb2);
+    assert_stack(f.np, 3, 0xb3);
+    assert_stack(f.np, 4, 0xb4);
+    assert_stack(f.np, 5, 0xc5);
+    assert_null(stack_of(f.np, 6, &len));
+    /* ids past 2^32 - 1 never make a run: they stay in the map */
+    assert_int_equal(run_block(&f, gcev_np_stack_block, "ffffffff 02000000 01000000 d1 01000000 d2", &err),
+                     GCEV_OK);
+    assert_int_equal(f.np->run_count, 0);
+    assert_stack(f.np, UINT32_MAX, 0xd1);
+    np_bare_close(&f);
+}
+
 static size_t put_varu64(uint8_t *p, uint64_t v)
 {
     size_t n = 0;
@@ -227,6 +299,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nettrace_side_blocks_parse_or_fail_at_their_fault),
         cmocka_unit_test(test_nettrace_more_threads_than_the_limit_is_a_located_limit_error),
+        cmocka_unit_test(test_nettrace_stack_ids_resolve_to_their_newest_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
