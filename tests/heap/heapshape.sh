@@ -83,5 +83,5 @@ lv=$(jq -r '.dumps[0].detail.types[] | select(.type == "HsNode") | .objects' "$O
     || fail "dotnet-gcdump convert failed: $(cat "$OUT/heapshape.convert.out")"
 "$GCDUMP" report "$OUT/heapshape.gcdump" > "$OUT/heapshape.gcdump-report.txt" || fail "dotnet-gcdump report failed"
 cmake -DGCEV="$GCEV" -DTRACE="$OUT/heapshape.nettrace" -DREPORT="$OUT/heapshape.gcdump-report.txt" \
-    -P "$HERE/gcdump_compare.cmake"
+    -P "$HERE/../cmake/gcdump_compare.cmake"
 echo "heapshape: ok ($(jq -r '.dumps[0] | "\(.objects) objects, \(.bytes) bytes, \(.roots) roots"' "$J"))"
