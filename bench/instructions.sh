@@ -16,7 +16,7 @@
 # field walk figure is decode + walk minus decode. Traces: $GCEV_SHARED_DIR/corpus (default ../shared/corpus), the
 # .NET 10 captures of tests/data/traces that hold the most GC events (svr-datas-gc-verbose: DATAS and
 # GCDynamicEvent under dotnet-trace's gc-verbose profile; wks-full: GC keyword Verbose), plus any
-# large trace in BUILD_DIR/bigtraces (bench/whole_process.sh makes them; a dense .NET 10
+# large trace in BUILD_DIR/bigtraces (*.nettrace, *.netperf, *.etl; bench/whole_process.sh makes them; a dense .NET 10
 # capture can be dropped there too). Per trace: walk (gcev_trace_next), walk+decode (gcev_decode
 # of every GC payload), walk+fields (the same plus gcev_field_next over every top-level field of
 # every GC event, what a generic consumer does, value names left to gcev_field_value_name:
@@ -93,6 +93,8 @@ t10=tests/data/traces
 for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$t10"/svr-datas-gc-verbose.nettrace \
     "$t10"/wks-full.nettrace "$net10" "$build"/bigtraces/*; do
     [ -f "$f" ] || continue
+    # bigtraces also holds what other benches keep beside their traces (bench_allocs' .shape)
+    case $f in *.nettrace | *.netperf | *.etl) ;; *) continue ;; esac
     size=$(stat -c %s "$f")
     passes=$(( size > 20000000 ? 1 : (size > 1000000 ? 2 : 20) ))
     w=$(ir walk_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
