@@ -672,9 +672,7 @@ gcev_status gcev_trace_next_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size
         size_t k = 0;
         st = t->ops->next_lean_batch(t, evs, cap, &k, &e);
         if (k) {
-            for (size_t i = 1; i < k; i++) {
-                evs[i].struct_size = evs[0].struct_size;
-            }
+            /* (the reader set every record's struct_size to evs[0]'s) */
             t->lean_state = 2;
             if (st != GCEV_OK && st != GCEV_END) {
                 t->lean_pending = st; /* every read call reports it next */

@@ -48,7 +48,8 @@ typedef struct gcev_trace_ops {
      * gcev_trace_next_lean_batch, or NULL: up to cap lean records of events that have a kind,
      * from where the reader can give them lean (*k of them); stops at cap (GCEV_OK), where
      * it has no lean path (GCEV_END, with any *k: trace/api reads on the ordinary way) or
-     * at a fault (its status; the *k events before it are returned first).
+     * at a fault (its status; the *k events before it are returned first). Sets the struct_size
+     * of every record it fills to evs[0].struct_size.
      */
     gcev_status (*next_lean_batch)(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
                                    gcev_error *err);

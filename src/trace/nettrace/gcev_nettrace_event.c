@@ -148,7 +148,9 @@ static GCEV_NOINLINE size_t leb_slow(const uint8_t *b, size_t n, size_t pos, uin
 }
 
 /* The short forms inline: one byte covers most fields of a compressed header (ids,
- * small deltas), two most timestamp deltas. Returns the position after it, or 0. */
+ * small deltas), two most timestamp deltas. Returns the position after it, or 0. The
+ * long form goes through a local, so that *v (a caller's local, inlined) need not live
+ * in memory for leb_slow's sake: in the lean batch it kept the header state on the stack. */
 NP_HOT size_t leb64(const uint8_t *b, size_t n, size_t pos, uint64_t *v)
 {
     if (n - pos >= 2) {
@@ -161,7 +163,12 @@ NP_HOT size_t leb64(const uint8_t *b, size_t n, size_t pos, uint64_t *v)
             return pos + 2;
         }
     }
-    return leb_slow(b, n, pos, v);
+    uint64_t x = 0;
+    pos = leb_slow(b, n, pos, &x);
+    if (pos) { /* (a fault leaves *v as it was, as the delta state expects) */
+        *v = x;
+    }
+    return pos;
 }
 
 NP_HOT size_t leb32(const uint8_t *b, size_t n, size_t pos, uint32_t *v)
@@ -694,26 +701,277 @@ gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_err
     return GCEV_OK;
 }
 
+/* One lean record from an event's metadata m and header members. */
+static GCEV_ALWAYS_INLINE void lean_emit(gcev_trace_lean *ev, uint32_t struct_size, uint8_t pointer_size,
+                                         const np_meta *m, uint64_t ts, uint64_t tid, const uint8_t *payload,
+                                         uint32_t payload_size)
+{
+    ev->struct_size = struct_size;
+    ev->event_id = m->image.event_id;
+    ev->version = m->image.version;
+    ev->provider = m->image.provider;
+    ev->kind = m;
+    ev->timestamp = (int64_t)ts;
+    ev->thread_id = tid;
+    ev->payload = payload_size ? payload : NULL;
+    ev->payload_size = payload_size;
+    ev->pointer_size = pointer_size;
+    ev->no_event_id = 0;
+}
+
+/* v45_advance out of the batch loop, which it would crowd (the loop's state is in np). */
+static GCEV_NOINLINE gcev_status lean_slow(gcev_trace *t, gcev_nettrace *np, const np_meta **mp,
+                                           uint64_t *offp, gcev_error *err)
+{
+    return v45_advance(t, np, mp, offp, err);
+}
+
+/* A LEB128 of more than two bytes where at least 10 are in the block: the position after it, or
+ * NULL (bits past 64), as np_varu64 reads it. */
+static GCEV_NOINLINE const uint8_t *leb_long(const uint8_t *q, uint64_t *v)
+{
+    np_cur c = {q, 10, 0};
+    return np_varu64(&c, v) ? q + c.pos : NULL;
+}
+
+/* A LEB128 with at least 10 bytes of the block at q (no bounds check): one- and two-byte
+ * values inline; the position after it, or NULL. */
+static GCEV_ALWAYS_INLINE const uint8_t *leb_nc(const uint8_t *q, uint64_t *v)
+{
+    if (q[0] < 0x80) {
+        *v = q[0];
+        return q + 1;
+    }
+    if (q[1] < 0x80) {
+        *v = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+        return q + 2;
+    }
+    uint64_t x = 0;
+    q = leb_long(q, &x);
+    *v = x;
+    return q;
+}
+
+/* As leb_nc for a 32-bit field: NULL also for a value past 32 bits (only a long form can be). */
+static GCEV_ALWAYS_INLINE const uint8_t *leb_nc32(const uint8_t *q, uint32_t *v)
+{
+    if (q[0] < 0x80) {
+        *v = q[0];
+        return q + 1;
+    }
+    if (q[1] < 0x80) {
+        *v = (uint32_t)(q[0] & 0x7f) | (uint32_t)q[1] << 7;
+        return q + 2;
+    }
+    uint64_t x = 0;
+    q = leb_long(q, &x);
+    if (x > UINT32_MAX) {
+        return NULL;
+    }
+    *v = (uint32_t)x;
+    return q;
+}
+
+/* The most a header the batch parses itself can take: flags, then metadata id, sequence
+ * delta, capture thread, processor, thread, stack id, timestamp and payload size of at most 10
+ * bytes each; with LEAN_ROOM bytes left in the
+ * block its fields are read without bounds checks. */
+enum { LEAN_ROOM = 96 };
+
+/*
+ * The events of the common shape (LEAN_ROOM bytes left in the block; no other capture thread
+ * or sequence delta, activity ids or metadata id 0; metadata known; timestamp in the block's range; the next
+ * sequence number of the capture thread the reader saw last) are parsed as hdr_compressed
+ * parses them and taken once they passed every check; any other event is handed to
+ * v45_advance with the reader's state as it was before it, which reads it as
+ * gcev_np_block_next does (faults, their offsets and the state they leave, metadata look-ups,
+ * new capture threads and drops, filtered runs).
+ *
+ * What every event changes (the cursor, timestamp, thread, metadata id and record, payload
+ * size, sequence number) is kept in locals for the whole batch and written back to np before
+ * v45_advance and at the end: in np, every store to an output record might alias it, so each
+ * event reloaded and re-stored it all (169 of the 186 instructions an event of the old batch
+ * on the 3.0 corpus trace). What seldom changes (stack id) or only needs the newest value
+ * (the payload pointer) is stored into np->prev as it comes; the rest of the state (capture
+ * thread, processor, the sequence cache) cannot change on the common path. lean_meta /
+ * lean_off only for the batch's last event, whose header np->prev must then hold for
+ * gcev_np_lean_fill: so, with a filter, a batch that has events ends before an event the
+ * filter skips and before an event of the slow way (which may skip events and then meet the
+ * block's end; the old batch did, and gcev_trace_lean_event gave the last skipped event's
+ * header with the last kept event's metadata). Few locals: the loop has more values than
+ * registers, and gcc spilled the lot when it also carried the rarely changed ones.
+ */
 gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
                                      gcev_error *err)
 {
     gcev_nettrace *np = t->impl;
-    const np_hdr *h = &np->prev;
-    size_t i = 0;
+    const uint8_t *const b = np->blk;
+    const size_t n = np->blk_len;
+    const int64_t min_ts = np->blk_min_ts, max_ts = np->blk_max_ts;
+    const uint32_t struct_size = evs[0].struct_size;
+    gcev_trace_lean *ev = evs;
+    gcev_trace_lean *const end = evs + cap;
+    const np_meta *kept = NULL; /* the metadata of the last event the filter (if any) kept */
+    size_t last_at = 0;         /* the last event's offset in the block */
     gcev_status st = GCEV_OK;
-    const np_meta *m = NULL;
-    uint64_t off = 0;
-    while (i < cap) {
-        st = v45_advance(t, np, &m, &off, err);
-        if (st != GCEV_OK) {
+    size_t pos;
+    uint32_t meta_id, payload_size, seq;
+    uint64_t tid, ts;
+    const np_meta *meta;
+    int same; /* the common path's sequence check holds: the cached capture thread is the header's */
+#define LEAN_LOAD()                                                                                          \
+    do {                                                                                                     \
+        pos = np->blk_pos;                                                                                   \
+        meta_id = np->prev.meta_id;                                                                          \
+        payload_size = np->prev.payload_size;                                                                \
+        seq = np->prev.seq;                                                                                  \
+        tid = np->prev.tid;                                                                                  \
+        ts = np->prev.ts;                                                                                    \
+        meta = np->cur_meta;                                                                                 \
+        same = np->last_seq_index != UINT32_MAX && np->last_seq_capture == np->prev.capture &&               \
+               np->seqs[np->last_seq_index].last == seq;                                                     \
+    } while (0)
+#define LEAN_STORE()                                                                                         \
+    do {                                                                                                     \
+        np->blk_pos = pos;                                                                                   \
+        np->prev.meta_id = meta_id;                                                                          \
+        np->prev.payload_size = payload_size;                                                                \
+        np->prev.seq = seq;                                                                                  \
+        np->prev.tid = tid;                                                                                  \
+        np->prev.ts = ts;                                                                                    \
+        np->cur_meta = meta;                                                                                 \
+        if (same) {                                                                                          \
+            np->seqs[np->last_seq_index].last = seq;                                                         \
+        }                                                                                                    \
+    } while (0)
+    LEAN_LOAD();
+    while (ev < end) {
+        if (pos >= n) {
+            st = GCEV_END;
             break;
         }
-        gcev_trace_lean *ev = &evs[i++];
-        lean_fill(t, m, h, ev);
-        np->lean_meta = m;
-        np->lean_off = off;
+        if (n - pos < LEAN_ROOM || !same) {
+            goto slow;
+        }
+        const uint8_t *q = b + pos;
+        const unsigned flags = *q++;
+        uint32_t x_meta_id = meta_id, x_stack_id = 0, x_payload_size = payload_size, x_proc = 0;
+        uint64_t x_tid = tid, v;
+        const np_meta *x_meta = meta;
+        if (flags & (16 | 32)) {
+            goto slow;
+        }
+        if (flags & 1) {
+            if (!(q = leb_nc32(q, &x_meta_id))) {
+                goto slow;
+            }
+            if (x_meta_id != meta_id) {
+                x_meta = NULL;
+            }
+        }
+        if (flags & 2) {
+            /* a sequence delta, the capture thread and the processor: common when only the
+             * processor changed (no delta, the same thread); anything else is seq_observe's */
+            uint32_t d32;
+            uint64_t x_capture;
+            if (!(q = leb_nc32(q, &d32)) || !(q = leb_nc(q, &x_capture)) || !(q = leb_nc32(q, &x_proc)) ||
+                d32 != 0 || x_capture != np->prev.capture) {
+                goto slow;
+            }
+        }
+        if ((flags & 4) && !(q = leb_nc(q, &x_tid))) {
+            goto slow;
+        }
+        if ((flags & 8) && !(q = leb_nc32(q, &x_stack_id))) {
+            goto slow;
+        }
+        if (!(q = leb_nc(q, &v))) {
+            goto slow;
+        }
+        const uint64_t x_ts = ts + v;
+        if ((flags & 128) && !(q = leb_nc32(q, &x_payload_size))) {
+            goto slow;
+        }
+        const size_t p = (size_t)(q - b);
+        if (n - p < x_payload_size || x_meta_id == 0) {
+            goto slow;
+        }
+        if (!x_meta) {
+            x_meta = x_meta_id < np->ndense ? np->dense[x_meta_id] : gcev_np_meta_find(np, x_meta_id);
+            if (!x_meta) {
+                goto slow;
+            }
+        }
+        /* v45_advance's check */
+        if ((int64_t)x_ts < min_ts || (int64_t)x_ts > max_ts) {
+            goto slow;
+        }
+        /* the filter: an event it skips after events of this batch ends the batch before it
+         * (see above) */
+        int skip = 0;
+        if (x_meta != kept) {
+            if (t->filter && !meta_keeps(t, x_meta)) {
+                if (ev != evs) {
+                    break;
+                }
+                skip = 1;
+            } else {
+                kept = x_meta;
+            }
+        }
+        /* taken */
+        if (flags & 2) {
+            np->prev.proc = x_proc;
+        }
+        if (flags & 8) {
+            np->prev.stack_id = x_stack_id;
+        }
+        if ((flags & 64) && np->blk_is_events == 1) {
+            gcev_np_mark_sorted(np, (int64_t)x_ts); /* as hdr_compressed does */
+        }
+        const size_t at = pos;
+        pos = p + x_payload_size;
+        np->prev.payload = b + p;
+        np_prefetch_line(b, n, pos);
+        seq++; /* seq_next's common case: the next number of the same thread */
+        meta_id = x_meta_id;
+        payload_size = x_payload_size;
+        tid = x_tid;
+        ts = x_ts;
+        meta = x_meta;
+        if (skip) {
+            gcev_trace_note_filtered(t, (int64_t)ts); /* as event_skipped does */
+            continue;
+        }
+        last_at = at;
+        lean_emit(ev++, struct_size, t->info.pointer_size, meta, ts, tid, b + p, payload_size);
+        continue;
+    slow:
+        if (t->filter && ev != evs) {
+            break; /* (v45_advance could skip events and then meet the block's end) */
+        }
+        LEAN_STORE();
+        {
+            const np_meta *m = NULL;
+            uint64_t off = 0;
+            st = lean_slow(t, np, &m, &off, err);
+            LEAN_LOAD();
+            kept = NULL;
+            if (st != GCEV_OK) {
+                break;
+            }
+            last_at = (size_t)(off - np->blk_off);
+            lean_emit(ev++, struct_size, t->info.pointer_size, m, ts, tid, np->prev.payload, payload_size);
+        }
     }
-    *k = i;
+    LEAN_STORE();
+#undef LEAN_LOAD
+#undef LEAN_STORE
+    if (ev != evs) {
+        np->lean_meta = ev[-1].kind;
+        np->lean_off = np->blk_off + last_at;
+    }
+    *k = (size_t)(ev - evs);
     return st;
 }
 

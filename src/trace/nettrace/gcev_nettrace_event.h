@@ -14,7 +14,8 @@ gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *
 gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err);
 void gcev_np_lean_fill(gcev_trace *t, gcev_trace_event *ev);
 /* Up to cap lean records from the block (as gcev_np_block_next_lean each): stops at cap
- * (GCEV_OK), at the block's end (GCEV_END) or at a fault; *k records filled. */
+ * (GCEV_OK), at the block's end (GCEV_END) or at a fault; *k records filled, each with
+ * evs[0].struct_size. */
 gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
                                      gcev_error *err);
 /* Decodes one NetPerf V1/V2 inline event at c (whole blob), fills ev or consumes metadata. */

@@ -248,6 +248,55 @@ static void test_lean_corpus_traces(void **state)
     assert_true(total > 100000);
 }
 
+/*
+ * The batch's own header parser (NetTrace V4/V5 compressed blocks with room left, the common
+ * header shapes) beside the reader's: the 3.0 corpus trace (large blocks, so most events take
+ * it) with a filter, and damaged at places spread over its events, so that faults, timestamps
+ * outside their block's range, undefined metadata and sequence gaps (drops) come in the middle
+ * of batches, with and without keep-going.
+ */
+static void test_lean_batch_parser_on_a_damaged_corpus_trace(void **state)
+{
+    (void)state;
+    const char *shared = testutil_shared_dir();
+    if (!shared) {
+        skip();
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/corpus/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace", shared);
+    size_t size;
+    uint8_t *data = (uint8_t *)testutil_read_file(path, &size);
+    assert_non_null(data);
+    mem m = {data, size};
+    gcev_trace_filter f;
+    memset(&f, 0, sizeof f);
+    f.struct_size = sizeof f;
+    f.flags = GCEV_TRACE_FILTER_GC;
+    assert_true(compare_walks(open_mem, &m, 0, &f, 7) > 0);
+    uint8_t *bad = malloc(size);
+    assert_non_null(bad);
+    size_t before = stopped_batches;
+    /* 40 places from the first tenth on (past the metadata the trace starts with), each a
+     * different byte of a header or payload, changed in three ways */
+    static const uint8_t flips[] = {0x01, 0x80, 0x5a};
+    for (size_t k = 0; k < 40; k++) {
+        const size_t at = size / 10 + k * (size * 9 / 10 / 40) + k * 7;
+        for (size_t j = 0; j < sizeof flips; j++) {
+            memcpy(bad, data, size);
+            bad[at] ^= flips[j];
+            mem b = {bad, size};
+            compare_walks(open_mem, &b, 0, NULL, 7);
+            compare_walks(open_mem, &b, 1, NULL, 7);
+            if (j == 2) {
+                compare_walks(open_mem, &b, 1, &f, 7);
+            }
+        }
+    }
+    assert_true(stopped_batches > before); /* some faults came after events of their batch */
+    free(bad);
+    free(data);
+}
+
 static void test_lean_bad_arguments(void **state)
 {
     (void)state;
@@ -294,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_lean_every_version_and_batch_size_reads_as_the_full_walk),
         cmocka_unit_test(test_lean_batch_stops_at_a_fault_after_its_events),
         cmocka_unit_test(test_lean_corpus_traces),
+        cmocka_unit_test(test_lean_batch_parser_on_a_damaged_corpus_trace),
         cmocka_unit_test(test_lean_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
