@@ -818,7 +818,10 @@ gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t
     uint32_t meta_id, payload_size, seq;
     uint64_t tid, ts;
     const np_meta *meta;
-    int same; /* the common path's sequence check holds: the cached capture thread is the header's */
+    /* the common path's sequence check holds (the cached capture thread is the header's) and the
+     * metadata id is not 0; lim: while pos < lim, the common path may take the next event */
+    int same;
+    size_t lim;
 #define LEAN_LOAD()                                                                                          \
     do {                                                                                                     \
         pos = np->blk_pos;                                                                                   \
@@ -829,7 +832,8 @@ gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t
         ts = np->prev.ts;                                                                                    \
         meta = np->cur_meta;                                                                                 \
         same = np->last_seq_index != UINT32_MAX && np->last_seq_capture == np->prev.capture &&               \
-               np->seqs[np->last_seq_index].last == seq;                                                     \
+               np->seqs[np->last_seq_index].last == seq && meta_id != 0;                                     \
+        lim = same && n > LEAN_ROOM ? n - LEAN_ROOM : 0;                                                     \
     } while (0)
 #define LEAN_STORE()                                                                                         \
     do {                                                                                                     \
@@ -846,11 +850,11 @@ gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t
     } while (0)
     LEAN_LOAD();
     while (ev < end) {
-        if (pos >= n) {
-            st = GCEV_END;
-            break;
-        }
-        if (n - pos < LEAN_ROOM || !same) {
+        if (pos >= lim) {
+            if (pos >= n) {
+                st = GCEV_END;
+                break;
+            }
             goto slow;
         }
         const uint8_t *q = b + pos;
@@ -893,10 +897,13 @@ gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t
             goto slow;
         }
         const size_t p = (size_t)(q - b);
-        if (n - p < x_payload_size || x_meta_id == 0) {
+        if (n - p < x_payload_size) {
             goto slow;
         }
-        if (!x_meta) {
+        if (!x_meta) { /* (a new id: the loaded one is not 0, see same) */
+            if (x_meta_id == 0) {
+                goto slow;
+            }
             x_meta = x_meta_id < np->ndense ? np->dense[x_meta_id] : gcev_np_meta_find(np, x_meta_id);
             if (!x_meta) {
                 goto slow;
