@@ -574,6 +574,15 @@ enum {
  */
 GCEV_API void gcev_field_iter_set_options(gcev_field_iter *it, unsigned options);
 /*
+ * The top-level fields of ev in one call: out[0..min(n, cap)) get what gcev_field_next()
+ * yields for them, iterating ev after gcev_field_iter_init() and
+ * gcev_field_iter_set_options(options), byte for byte; returns n, the number of fields that
+ * iteration yields (a caller with cap < n calls again with more room). out may be NULL
+ * (then cap is ignored: the count only). 0 when ev is NULL or not decoded, or its event has
+ * no fields. Cheaper than a call per field when every field is wanted.
+ */
+GCEV_API size_t gcev_fields(const gcev_event *ev, gcev_field *out, size_t cap, unsigned options);
+/*
  * The name of f->v.u in f's value map, as f->value_name holds it when gcev_field_next()
  * looks it up (gcev_map_value_name(f->map, f->v.u)): NULL when f is NULL, has no map or a
  * bit map, or the map does not name the value. Works with and without GCEV_FIELD_LAZY_NAMES.

@@ -112,6 +112,26 @@ static inline void fuzz_walk(gcev_field_iter *it, int depth)
     }
 }
 
+/* gcev_fields() gives what the walk yields, byte for byte, for both options, and the
+ * count whatever the room (some of it, none, or out NULL). */
+static inline void fuzz_fields_batch(const gcev_event *ev, size_t room)
+{
+    for (unsigned options = 0; options <= GCEV_FIELD_LAZY_NAMES; options += GCEV_FIELD_LAZY_NAMES) {
+        gcev_field walked[64], batch[64];
+        gcev_field_iter it;
+        gcev_field_iter_init(&it, ev);
+        gcev_field_iter_set_options(&it, options);
+        size_t n = 0;
+        while (n < 64 && gcev_field_next(&it, &walked[n])) {
+            n++;
+        }
+        size_t cap = room % 65;
+        FUZZ_CHECK(gcev_fields(ev, batch, cap, options) == n);
+        FUZZ_CHECK(memcmp(batch, walked, (cap < n ? cap : n) * sizeof batch[0]) == 0);
+        FUZZ_CHECK(gcev_fields(ev, NULL, 0, options) == n);
+    }
+}
+
 /* Everything a caller can do with one successfully decoded event. */
 static inline void fuzz_exercise_event(const gcev_event *ev, size_t short_n, int dynamic)
 {
@@ -121,6 +141,7 @@ static inline void fuzz_exercise_event(const gcev_event *ev, size_t short_n, int
     gcev_field_iter it;
     gcev_field_iter_init(&it, ev);
     fuzz_walk(&it, 0);
+    fuzz_fields_batch(ev, short_n);
 
     /* encode the decoded struct: must fit in consumed bytes (+ alignment slack) and decode back */
     size_t cap = (size_t)ev->consumed + 64;
