@@ -17,7 +17,10 @@
  *   bench_trace --callgrind N TRACE   N passes of walk_loop, then N of walk_decode_loop, then N
  *                                     of walk_fields_loop and N of walk_names_loop, printing the
  *                                     events each walked (for valgrind
- *                                     --toggle-collect=walk_loop; bench/instructions.sh)
+ *                                     --toggle-collect=walk_loop; bench/instructions.sh); then
+ *                                     walk_gc_loop, walk_lean_loop, lean_fields_loop and
+ *                                     lean_batch_loop, failing when the lean field walks read
+ *                                     other values than walk_fields_loop
  *
  * walk_fields_loop is what a generic consumer does: walk, decode every GC payload and read
  * every top-level field with gcev_field_next, value names left to gcev_field_value_name
@@ -176,6 +179,77 @@ __attribute__((noinline)) unsigned long long walk_lean_loop(const uint8_t *p, si
     return events;
 }
 
+/* The lean walk of walk_lean_loop, then what walk_fields_loop does with each event: gcev_decode
+ * of the lean record (provider, id, version, pointer size and payload are all it reads) and
+ * every top-level field of every decoded GC event, value names left lazy; with batch, one
+ * gcev_fields() call an event instead of gcev_field_next() a field. The sink gets the same
+ * sums as walk_fields_loop's (main checks it): the same events decoded, the same values. */
+static unsigned long long lean_fields(const uint8_t *p, size_t n, int batch, unsigned long long *sink)
+{
+    gcev_trace *t;
+    if (gcev_trace_open_memory(p, n, NULL, &t, NULL) != GCEV_OK) {
+        return 0;
+    }
+    gcev_trace_lean ev[256];
+    ev[0].struct_size = sizeof ev[0];
+    size_t k;
+    unsigned long long events = 0;
+    gcev_input in = {.struct_size = sizeof in};
+    gcev_event out;
+    gcev_field fs[64];
+    while (gcev_trace_next_lean_batch(t, ev, 256, &k, NULL) == GCEV_OK) {
+        for (size_t i = 0; i < k; i++) {
+            const gcev_trace_lean *e = &ev[i];
+            *sink += e->payload_size;
+            if (!e->provider) {
+                continue;
+            }
+            in.provider = e->provider;
+            in.event_id = e->event_id;
+            in.version = e->version;
+            in.pointer_size = e->pointer_size;
+            in.data = e->payload;
+            in.size = e->payload_size;
+            if (gcev_decode(&in, &out, NULL) != GCEV_OK) {
+                continue;
+            }
+            *sink += out.consumed;
+            if (batch) {
+                size_t nf = gcev_fields(&out, fs, 64, GCEV_FIELD_LAZY_NAMES);
+                for (size_t j = 0; j < nf && j < 64; j++) {
+                    *sink += fs[j].v.u;
+                }
+            } else {
+                gcev_field_iter it;
+                gcev_field_iter_init(&it, &out);
+                gcev_field_iter_set_options(&it, GCEV_FIELD_LAZY_NAMES);
+                while (gcev_field_next(&it, &fs[0])) {
+                    *sink += fs[0].v.u;
+                }
+            }
+        }
+        events += k;
+    }
+    gcev_trace_close(t);
+    return events;
+}
+
+__attribute__((noinline)) unsigned long long lean_fields_loop(const uint8_t *p, size_t n,
+                                                              unsigned long long *sink);
+__attribute__((noinline)) unsigned long long lean_fields_loop(const uint8_t *p, size_t n,
+                                                              unsigned long long *sink)
+{
+    return lean_fields(p, n, 0, sink);
+}
+
+__attribute__((noinline)) unsigned long long lean_batch_loop(const uint8_t *p, size_t n,
+                                                             unsigned long long *sink);
+__attribute__((noinline)) unsigned long long lean_batch_loop(const uint8_t *p, size_t n,
+                                                             unsigned long long *sink)
+{
+    return lean_fields(p, n, 1, sink);
+}
+
 __attribute__((noinline)) unsigned long long walk_gc_loop(const uint8_t *p, size_t n,
                                                           unsigned long long *sink);
 __attribute__((noinline)) unsigned long long walk_gc_loop(const uint8_t *p, size_t n,
@@ -316,8 +390,9 @@ int main(int argc, char **argv)
         for (long r = 0; r < passes; r++) {
             walk_decode_loop(p, n, &sink);
         }
+        unsigned long long fsink = 0, lsink = 0, bsink = 0;
         for (long r = 0; r < passes; r++) {
-            walk_fields_loop(p, n, &sink);
+            walk_fields_loop(p, n, &fsink);
         }
         for (long r = 0; r < passes; r++) {
             walk_names_loop(p, n, &sink);
@@ -329,6 +404,20 @@ int main(int argc, char **argv)
         for (long r = 0; r < passes; r++) {
             walk_lean_loop(p, n, &sink);
         }
+        for (long r = 0; r < passes; r++) {
+            lean_fields_loop(p, n, &lsink);
+        }
+        for (long r = 0; r < passes; r++) {
+            lean_batch_loop(p, n, &bsink);
+        }
+        if (lsink != fsink || bsink != fsink) {
+            fprintf(stderr,
+                    "%s: the lean field walks read other values (sums %llu, %llu; walk_fields_loop %llu)\n",
+                    argv[3], lsink, bsink, fsink);
+            free(p);
+            return 1;
+        }
+        sink += fsink;
         printf("events walk_loop %llu\nevents walk_decode_loop %llu\nevents walk_fields_loop %llu\n"
                "events walk_names_loop %llu\ngc_events walk_decode_loop %llu\nkept walk_gc_loop %llu\n",
                events, events, events, events, gc * (unsigned long long)passes, kept);

@@ -25,7 +25,10 @@
 # decode + fields beyond the walk; "GC set+dec" walks with the reader's filter set to the GC set
 # (gcev_trace_set_filter, as gcev stats does) and decodes every GC event it returns, per event
 # of the trace (compare with walk+decode, which offers every event to the decoder); "lean" walks
-# with gcev_trace_next_lean_batch (256 lean records a call, what gcev count does). The .NET 10
+# with gcev_trace_next_lean_batch (256 lean records a call, what gcev count does); "lean+fields"
+# the lean walk, gcev_decode of each lean record and gcev_field_next over every top-level field
+# of every GC event (lazy names: the same values as walk+fields, which bench_trace checks);
+# "lean+batch" the same with one gcev_fields() call an event. The .NET 10
 # bench trace BUILD_DIR/bench/net10-gc-verbose.nettrace (bench/net10_trace.sh: 25,000 GCs, the
 # runtime's file output with the GC keyword at Verbose) is made first by the bench_net10_trace
 # target when it is missing and the build has that target (dotnet was found); without it the
@@ -87,8 +90,9 @@ if [ ! -f "$net10" ] && cmake --build "$build" --target help 2>/dev/null | grep 
 fi
 
 echo
-printf '%-58s %8s %12s %12s %9s %10s %10s %10s %8s %9s\n' "trace walk (instructions/event)" "walk" "walk+decode" \
-    "walk+fields" "+names" "decode/GC" "fields/GC" "GC set+dec" "lean" "events"
+printf '%-58s %8s %12s %12s %9s %10s %10s %10s %8s %12s %11s %9s\n' "trace walk (instructions/event)" "walk" \
+    "walk+decode" "walk+fields" "+names" "decode/GC" "fields/GC" "GC set+dec" "lean" "lean+fields" "lean+batch" \
+    "events"
 t10=tests/data/traces
 for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$t10"/svr-datas-gc-verbose.nettrace \
     "$t10"/wks-full.nettrace "$net10" "$build"/bigtraces/*; do
@@ -104,9 +108,11 @@ for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$t10"/svr-dat
     wn=$(ir walk_names_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     wg=$(ir walk_gc_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     wl=$(ir walk_lean_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
+    lf=$(ir lean_fields_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
+    lb=$(ir lean_batch_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     g=$(awk '$1 == "gc_events" {print $3}' "$out/stdout")
-    printf '%-58s %8s %12s %12s %9s %10s %10s %10s %8s %9s\n' "$(basename "$f")" "$(per "$w" "$n")" \
+    printf '%-58s %8s %12s %12s %9s %10s %10s %10s %8s %12s %11s %9s\n' "$(basename "$f")" "$(per "$w" "$n")" \
         "$(per "$wd" "$n")" "$(per "$wf" "$n")" "$(per "$wn" "$n")" "$(per $((wd - w)) "$g")" \
-        "$(per $((wf - w)) "$g")" "$(per "$wg" "$n")" "$(per "$wl" "$n")" "$n"
+        "$(per $((wf - w)) "$g")" "$(per "$wg" "$n")" "$(per "$wl" "$n")" "$(per "$lf" "$n")" "$(per "$lb" "$n")" "$n"
 done
 [ -f "$net10" ] || echo "(no .NET 10 bench trace: cmake --build $build --target bench_net10_trace, where dotnet is)"
