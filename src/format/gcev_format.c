@@ -184,48 +184,32 @@ static GCEV_NOINLINE int put_value_name(gcev_field *f)
  * the payload position advances the way the decoder's general path did. Out of line
  * for the same reason as put_value_name.
  */
-static GCEV_ALWAYS_INLINE uint32_t general_field(const gcev_field_desc *d, gcev_field *f, const uint8_t *base,
-                                                 uint32_t pos, unsigned ps, int aligned)
-{
-    const unsigned w = gcev_wire_size(f->type, ps);
-    f->is_array = d->store == GCEV_S_ARRAY;
-    if (aligned && !f->is_array && w) {
-        unsigned a = gcev_wire_align(f->type, ps);
-        pos = (pos + a - 1) / a * a;
-    }
-    f->payload_offset = pos;
-    load_value(f, d->store, base + d->offset);
-    if (f->is_array) {
-        return pos + f->v.array.size;
-    }
-    if (f->type == GCEV_T_UNICODE_STRING) {
-        return pos + f->v.str.nbytes + (d->length_field >= 0 ? 0 : 2);
-    }
-    if (f->type == GCEV_T_ANSI_STRING) {
-        return pos + f->v.bytes.size + (d->length_field >= 0 ? 0 : 1);
-    }
-    if (f->type == GCEV_T_BINARY) {
-        return pos + f->v.bytes.size;
-    }
-    return pos + w;
-}
-
 static GCEV_NOINLINE int next_general(gcev_field_iter *it, const gcev_field_desc *d, gcev_field *f)
 {
-    it->priv_pos_ = general_field(d, f, IT_BASE(it), it->priv_pos_, it->priv_pointer_size_,
-                                  (IT_MODE(it) & IT_ALIGNED) != 0);
+    const unsigned ps = it->priv_pointer_size_;
+    const unsigned w = gcev_wire_size(f->type, ps);
+    f->is_array = d->store == GCEV_S_ARRAY;
+    if ((IT_MODE(it) & IT_ALIGNED) && !f->is_array && w) {
+        unsigned a = gcev_wire_align(f->type, ps);
+        it->priv_pos_ = (it->priv_pos_ + a - 1) / a * a;
+    }
+    f->payload_offset = it->priv_pos_;
+    load_value(f, d->store, IT_BASE(it) + d->offset);
+    if (f->is_array) {
+        it->priv_pos_ += f->v.array.size;
+    } else if (f->type == GCEV_T_UNICODE_STRING) {
+        it->priv_pos_ += f->v.str.nbytes + (d->length_field >= 0 ? 0 : 2);
+    } else if (f->type == GCEV_T_ANSI_STRING) {
+        it->priv_pos_ += f->v.bytes.size + (d->length_field >= 0 ? 0 : 1);
+    } else if (f->type == GCEV_T_BINARY) {
+        it->priv_pos_ += f->v.bytes.size;
+    } else {
+        it->priv_pos_ += w;
+    }
     if (f->map && !(IT_MODE(it) & IT_LAZY_NAMES) && !f->map->is_bitmap) {
         return put_value_name(f);
     }
     return 1;
-}
-
-/* general_field for gcev_fields(), out of line so that its loop over fixed-size fields
- * keeps its registers. */
-static GCEV_NOINLINE uint32_t fields_general(const gcev_field_desc *d, gcev_field *f, const uint8_t *base,
-                                             uint32_t pos, unsigned ps)
-{
-    return general_field(d, f, base, pos, ps, 0);
 }
 
 /*
@@ -292,6 +276,11 @@ size_t gcev_fields(const gcev_event *ev, gcev_field *out, size_t cap, unsigned o
     const unsigned ps = ev->pointer_size;
     const unsigned wide = ps == 8;
     const int lazy = (options & GCEV_FIELD_LAZY_NAMES) != 0;
+    /* the iterator state next_general() reads and advances, for the fields that need it */
+    gcev_field_iter it;
+    it.priv_base_ = base;
+    it.priv_pointer_size_ = (uint8_t)ps;
+    IT_MODE(&it) = (uint64_t)(lazy ? IT_LAZY_NAMES : 0);
     uint32_t pos = 0;
     for (size_t i = 0; i < m; i++) {
         const gcev_field_desc *d = &t->fields[i];
@@ -302,13 +291,15 @@ size_t gcev_fields(const gcev_event *ev, gcev_field *out, size_t cap, unsigned o
         f->hex = d->out_type == GCEV_OUT_HEX;
         f->map = d->map;
         const unsigned w = d->wire[wide] & (unsigned)~GCEV_WIRE_WIDEN_SIGNED;
-        if (w) {
-            f->payload_offset = pos;
-            pos += w;
-            load_value(f, d->store, base + d->offset);
-        } else {
-            pos = fields_general(d, f, base, pos, ps);
+        if (!w) {
+            it.priv_pos_ = pos;
+            next_general(&it, d, f); /* value name included */
+            pos = it.priv_pos_;
+            continue;
         }
+        f->payload_offset = pos;
+        pos += w;
+        load_value(f, d->store, base + d->offset);
         if (d->map && !lazy && !d->map->is_bitmap) {
             put_value_name(f);
         }
