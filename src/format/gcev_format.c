@@ -247,6 +247,44 @@ int gcev_field_next(gcev_field_iter *it, gcev_field *f)
 }
 
 /*
+ * gcev_fields()'s loop over out[0..m), inlined once per value of lazy (a constant there, so
+ * neither loop tests it per field); the descriptors' pointer is a local, not reloaded from
+ * the template after each field's byte stores.
+ */
+static GCEV_ALWAYS_INLINE void fill_fields(const gcev_field_desc *fd, size_t m, gcev_field *out,
+                                           const uint8_t *base, unsigned ps, int lazy)
+{
+    const unsigned wide = ps == 8;
+    /* the iterator state next_general() reads and advances, for the fields that need it */
+    gcev_field_iter it;
+    it.priv_base_ = base;
+    it.priv_pointer_size_ = (uint8_t)ps;
+    IT_MODE(&it) = (uint64_t)(lazy ? IT_LAZY_NAMES : 0);
+    uint32_t pos = 0;
+    for (const gcev_field_desc *d = fd, *end = fd + m; d != end; d++, out++) {
+        gcev_field *f = out;
+        memset(f, 0, sizeof *f);
+        f->name = d->name;
+        f->type = (gcev_type)d->type;
+        f->hex = d->out_type == GCEV_OUT_HEX;
+        f->map = d->map;
+        const unsigned w = d->wire[wide] & (unsigned)~GCEV_WIRE_WIDEN_SIGNED;
+        if (!w) {
+            it.priv_pos_ = pos;
+            next_general(&it, d, f); /* value name included */
+            pos = it.priv_pos_;
+            continue;
+        }
+        f->payload_offset = pos;
+        pos += w;
+        load_value(f, d->store, base + d->offset);
+        if (!lazy && d->map && !d->map->is_bitmap) {
+            put_value_name(f);
+        }
+    }
+}
+
+/*
  * Every field gcev_field_next() would yield for ev, in one call: the template, the
  * present mask and the pointer size are read once, and each fixed-size field is its
  * descriptor's members, the wire width and one load, with no call and no iterator
@@ -273,36 +311,10 @@ size_t gcev_fields(const gcev_event *ev, gcev_field *out, size_t cap, unsigned o
         return n;
     }
     const size_t m = n < cap ? n : cap;
-    const unsigned ps = ev->pointer_size;
-    const unsigned wide = ps == 8;
-    const int lazy = (options & GCEV_FIELD_LAZY_NAMES) != 0;
-    /* the iterator state next_general() reads and advances, for the fields that need it */
-    gcev_field_iter it;
-    it.priv_base_ = base;
-    it.priv_pointer_size_ = (uint8_t)ps;
-    IT_MODE(&it) = (uint64_t)(lazy ? IT_LAZY_NAMES : 0);
-    uint32_t pos = 0;
-    for (size_t i = 0; i < m; i++) {
-        const gcev_field_desc *d = &t->fields[i];
-        gcev_field *f = &out[i];
-        memset(f, 0, sizeof *f);
-        f->name = d->name;
-        f->type = (gcev_type)d->type;
-        f->hex = d->out_type == GCEV_OUT_HEX;
-        f->map = d->map;
-        const unsigned w = d->wire[wide] & (unsigned)~GCEV_WIRE_WIDEN_SIGNED;
-        if (!w) {
-            it.priv_pos_ = pos;
-            next_general(&it, d, f); /* value name included */
-            pos = it.priv_pos_;
-            continue;
-        }
-        f->payload_offset = pos;
-        pos += w;
-        load_value(f, d->store, base + d->offset);
-        if (d->map && !lazy && !d->map->is_bitmap) {
-            put_value_name(f);
-        }
+    if (options & GCEV_FIELD_LAZY_NAMES) {
+        fill_fields(t->fields, m, out, base, ev->pointer_size, 1);
+    } else {
+        fill_fields(t->fields, m, out, base, ev->pointer_size, 0);
     }
     return n;
 }
