@@ -114,10 +114,7 @@ typedef struct ga_weight_slot ga_weight_slot;
 /* gcev_allocs_sample_of() for an event already classified; wc: the model's weight cache, or NULL. */
 gcev_status gcev_ga_sample(const gcev_trace_event *ev, int cls, gcev_allocs_sample *out, gcev_error *err,
                            ga_weight_slot *wc);
-/* gcev_ga_sample() of an AllocationSampled event whose payload has every field (64-bit): 1
- * with *out filled (the same values), else 0 and the caller takes gcev_ga_sample() (for the
- * error). The per-event path: no decode into a struct, a wide scan for the type name's end. */
-int gcev_ga_sampled_fast(const gcev_trace_event *ev, gcev_allocs_sample *out, ga_weight_slot *wc);
+/* gcev_ga_sampled_fast(): the per-event path's reading (gcev_allocs_sampled.h) */
 const char *gcev_ga_event_name(int cls);
 
 /* ---- the model ---- */
@@ -144,7 +141,9 @@ typedef struct ga_rtype {
 typedef struct ga_rstack {
     uint32_t off, n; /* addresses ips[off, off + n), innermost first */
     uint32_t final;  /* public stack index (finish) */
-    uint32_t pair;   /* the last rpair of this stack (a site allocates one type or a few), GA_NONE */
+    /* the last two rpairs of this stack, the latest first, GA_NONE when none (a site allocates
+     * one type or a few: two catch most of a site's events where one left a fifth to the map) */
+    uint32_t pair[2];
 } ga_rstack;
 
 typedef struct ga_rpair {
@@ -182,17 +181,13 @@ typedef struct ga_named {
  * Direct-mapped caches in front of the maps, for the look-ups every allocation event makes
  * (entries hold indexes, never pointers into the model, and every hit is checked against the
  * record, so a stale entry only costs the map look-up):
- *   stack: the reader's stack pointer and size -> rstack; a hit compares the bytes with the
- *          kept addresses (the reader keeps one copy of each stack between sequence points,
- *          so the events of a site hand the same pointer)
+ *   stack: the innermost and middle addresses and the depth -> rstack; a hit compares the
+ *          addresses with the kept ones (keyed by content, not by the reader's pointer: the
+ *          reader reads each stack again after every sequence point, at another place)
  *   type:  (type id, process) -> rtype;  thread: (thread id, process) -> thread
  *   weight: AllocationSampled object size -> objects per sample (expm1 per event otherwise)
  */
-enum { GA_STACK_CACHE = 4096, GA_TYPE_CACHE = 1024, GA_THREAD_CACHE = 64, GA_WEIGHT_CACHE = 1024 };
-typedef struct ga_stack_slot {
-    const uint8_t *p;
-    uint32_t size, stack;
-} ga_stack_slot;
+enum { GA_STACK_CACHE_BITS = 14, GA_TYPE_CACHE = 1024, GA_THREAD_CACHE = 64, GA_WEIGHT_CACHE = 1024 };
 typedef struct ga_id_slot {
     uint64_t id;
     uint32_t pid, v; /* index + 1; 0 empty */
@@ -231,6 +226,8 @@ struct gcev_allocs {
     size_t nbuckets, capbuckets;
     double bucket_ms, bucket0_ms; /* width; start of bucket 0 */
     int have_bucket0;
+    double bk_lo, bk_hi; /* every ms in [bk_lo, bk_hi] is in bucket bk_idx (bucket_add) */
+    size_t bk_idx;
 
     ga_method *methods;
     size_t nmethods, capmethods;
@@ -254,9 +251,10 @@ struct gcev_allocs {
     uint32_t pids[64]; /* distinct sample processes (up to 64 named, more only counted) */
     uint32_t npids;
 
-    ga_stack_slot stack_cache[GA_STACK_CACHE];
+    uint32_t stack_cache[1u << GA_STACK_CACHE_BITS]; /* rstack index + 1; 0 empty */
     ga_id_slot type_cache[GA_TYPE_CACHE];
     ga_id_slot thread_cache[GA_THREAD_CACHE];
+    uint32_t last_thread; /* the last sample's thread (index + 1; 0 none), checked first */
     ga_weight_slot weight_cache[GA_WEIGHT_CACHE];
 
     gcev_allocs_summary sum;

@@ -13,6 +13,7 @@
 #endif
 
 #include "gcev_allocs_internal.h"
+#include "gcev_allocs_sampled.h"
 
 /* (the layer sees the public API only: not gcev_compiler.h) */
 #if defined(__GNUC__) || defined(__clang__)
@@ -49,6 +50,8 @@ gcev_status gcev_allocs_create(const gcev_allocs_options *opts, gcev_allocs **ou
         a->o.source = GCEV_ALLOCS_AUTO;
     }
     a->bucket_ms = a->o.bucket_ms;
+    a->bk_lo = INFINITY; /* no bucket yet: an empty range */
+    a->bk_hi = -INFINITY;
     gcev_ga_providers_init(&a->pv);
     *out = a;
     return GCEV_OK;
@@ -264,37 +267,26 @@ static uint32_t rtype_of(gcev_allocs *a, uint32_t pid, const gcev_allocs_sample 
 static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_status *st)
 {
     uint32_t ps = ev->pointer_size == 4 ? 4 : 8;
-    if (!ev->stack || ev->stack_size < ps) {
+    uint32_t n = ev->pointer_size == 4 ? ev->stack_size >> 2 : ev->stack_size >> 3; /* (no division) */
+    if (!ev->stack || !n) {
         return GA_NONE;
     }
-    uint32_t n = ev->stack_size / ps;
     if (n > a->o.max_frames) {
         n = a->o.max_frames;
-    }
-    /* the kept addresses are the stack's own bytes when they are 8 bytes little-endian */
-    const uint16_t one = 1;
-    uint8_t le = *(const uint8_t *)&one;
-    ga_stack_slot *c = NULL;
-    if (ps == 8 && le) {
-        uintptr_t pv = (uintptr_t)ev->stack;
-        c = &a->stack_cache[((pv ^ ev->stack_size) * UINT64_C(0x9e3779b97f4a7c15)) >> 32 &
-                            (GA_STACK_CACHE - 1)];
-        if (c->p == ev->stack && c->size == ev->stack_size &&
-            !memcmp(ev->stack, a->ips + a->rstacks[c->stack].off, (size_t)n * 8)) {
-            return c->stack;
-        }
     }
     /* 8-byte little-endian addresses are looked up as they are in the event, and copied to
      * the pool only when new; others are decoded at the end of the pool first (kept only if
      * the stack is new) */
-    uint64_t *ips = NULL;
-    const uint8_t *p = ev->stack;
-    if (!c) {
+    const uint16_t one = 1;
+    const void *key = ev->stack;
+    int in_event = ps == 8 && *(const uint8_t *)&one;
+    if (!in_event) {
         if (!gcev_ga_reserve((void **)&a->ips, &a->capips, a->nips + n, sizeof *a->ips)) {
             *st = GCEV_E_NOMEM;
             return GA_NONE;
         }
-        ips = a->ips + a->nips;
+        uint64_t *ips = a->ips + a->nips;
+        const uint8_t *p = ev->stack;
         for (uint32_t i = 0; i < n; i++, p += ps) {
             uint64_t v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
             if (ps == 8) {
@@ -303,17 +295,27 @@ static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_statu
             }
             ips[i] = v;
         }
+        key = ips;
     }
-    const void *key = c ? (const void *)ev->stack : (const void *)ips;
+    /* the cache slot: the innermost and the middle address and the depth (a site's own frame
+     * and its caller's path); a hit is checked against the kept addresses */
+    uint64_t w0, wm;
+    memcpy(&w0, key, 8);
+    memcpy(&wm, (const uint8_t *)key + (size_t)(n / 2) * 8, 8);
+    uint32_t *c =
+        &a->stack_cache[((w0 * UINT64_C(0x9e3779b97f4a7c15) ^ (wm + n)) * UINT64_C(0xbf58476d1ce4e5b9)) >>
+                        (64 - GA_STACK_CACHE_BITS)];
+    if (*c) {
+        const ga_rstack *r = &a->rstacks[*c - 1];
+        if (r->n == n && !memcmp(key, a->ips + r->off, (size_t)n * 8)) {
+            return *c - 1;
+        }
+    }
     uint64_t h = gcev_ga_hash_bytes(key, (size_t)n * 8, 0x57ac);
     stack_key k = {a, key, n};
     uint32_t i = gcev_ga_map_find(&a->rstack_map, h, rstack_eq, &k);
     if (i != GA_NONE) {
-        if (c) {
-            c->p = ev->stack;
-            c->size = ev->stack_size;
-            c->stack = i;
-        }
+        *c = i + 1;
         return i;
     }
     if (a->nrstacks >= UINT32_MAX - 1 || a->nips > UINT32_MAX - n ||
@@ -321,7 +323,7 @@ static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_statu
         *st = GCEV_E_NOMEM;
         return GA_NONE;
     }
-    if (c) {
+    if (in_event) {
         if (!gcev_ga_reserve((void **)&a->ips, &a->capips, a->nips + n, sizeof *a->ips)) {
             *st = GCEV_E_NOMEM;
             return GA_NONE;
@@ -332,34 +334,42 @@ static uint32_t rstack_of(gcev_allocs *a, const gcev_trace_event *ev, gcev_statu
     a->rstacks[i].off = (uint32_t)a->nips;
     a->rstacks[i].n = n;
     a->rstacks[i].final = GA_NONE;
-    a->rstacks[i].pair = GA_NONE;
+    a->rstacks[i].pair[0] = a->rstacks[i].pair[1] = GA_NONE;
     if (!gcev_ga_map_put(&a->rstack_map, h, i)) {
         *st = GCEV_E_NOMEM;
         return GA_NONE;
     }
     a->nrstacks++;
     a->nips += n;
-    if (c) {
-        c->p = ev->stack;
-        c->size = ev->stack_size;
-        c->stack = i;
-    }
+    *c = i + 1;
     return i;
+}
+
+/* Makes pair i the latest of stack's two last pairs. */
+static void rstack_note_pair(gcev_allocs *a, uint32_t stack, uint32_t i)
+{
+    if (stack != GA_NONE && a->rstacks[stack].pair[0] != i) {
+        a->rstacks[stack].pair[1] = a->rstacks[stack].pair[0];
+        a->rstacks[stack].pair[0] = i;
+    }
 }
 
 static ga_rpair *rpair_of(gcev_allocs *a, uint32_t stack, uint32_t type)
 {
-    uint32_t *last = stack != GA_NONE ? &a->rstacks[stack].pair : NULL;
-    if (last && *last != GA_NONE && a->rpairs[*last].type == type) {
-        return &a->rpairs[*last];
+    if (stack != GA_NONE) {
+        for (int j = 0; j < 2; j++) {
+            uint32_t l = a->rstacks[stack].pair[j];
+            if (l != GA_NONE && a->rpairs[l].type == type) {
+                rstack_note_pair(a, stack, l);
+                return &a->rpairs[l];
+            }
+        }
     }
     uint64_t h = hash2(stack, type);
     pair_key k = {a, stack, type};
     uint32_t i = gcev_ga_map_find(&a->rpair_map, h, rpair_eq, &k);
     if (i != GA_NONE) {
-        if (last) {
-            *last = i;
-        }
+        rstack_note_pair(a, stack, i);
         return &a->rpairs[i];
     }
     if (a->nrpairs >= UINT32_MAX - 1 ||
@@ -375,16 +385,22 @@ static ga_rpair *rpair_of(gcev_allocs *a, uint32_t stack, uint32_t type)
         return NULL;
     }
     a->nrpairs++;
-    if (last) {
-        *last = i;
-    }
+    rstack_note_pair(a, stack, i);
     return p;
 }
 
 static ga_thread *thread_of(gcev_allocs *a, uint64_t tid, uint32_t pid)
 {
+    /* a thread's events come in runs (it allocates a while before another's turn) */
+    if (a->last_thread) {
+        ga_thread *l = &a->threads[a->last_thread - 1];
+        if (l->tid == tid && l->pid == pid) {
+            return l;
+        }
+    }
     ga_id_slot *c = &a->thread_cache[(tid ^ tid >> 7 ^ pid) & (GA_THREAD_CACHE - 1)];
     if (c->v && c->id == tid && c->pid == pid) {
+        a->last_thread = c->v;
         return &a->threads[c->v - 1];
     }
     uint64_t h = hash2(tid, pid);
@@ -394,6 +410,7 @@ static ga_thread *thread_of(gcev_allocs *a, uint64_t tid, uint32_t pid)
         c->id = tid;
         c->pid = pid;
         c->v = i + 1;
+        a->last_thread = i + 1;
         return &a->threads[i];
     }
     if (a->nthreads >= UINT32_MAX - 1 ||
@@ -412,6 +429,7 @@ static ga_thread *thread_of(gcev_allocs *a, uint64_t tid, uint32_t pid)
     c->id = tid;
     c->pid = pid;
     c->v = i + 1;
+    a->last_thread = i + 1;
     return t;
 }
 
@@ -437,35 +455,66 @@ static void buckets_merge(gcev_allocs *a)
     a->bucket_ms *= 2;
 }
 
-static int bucket_add(gcev_allocs *a, double ms, uint32_t src, uint32_t kind, double bytes)
+/* The bucket of ms (the bucket width and start fixed): q is monotone in ms (a rounded
+ * subtraction and a division by a positive width are), so every ms between two that have
+ * bucket k has bucket k. */
+static double bucket_q(const gcev_allocs *a, double ms)
 {
-    if (!isfinite(ms)) {
-        ms = 0;
-    }
-    if (!a->have_bucket0) {
-        a->bucket0_ms = floor(ms / a->bucket_ms) * a->bucket_ms;
-        a->have_bucket0 = 1;
-    }
     double rel = ms - a->bucket0_ms;
     if (rel < 0) {
         rel = 0; /* out of time order: the first bucket */
     }
-    double q = rel / a->bucket_ms; /* one division an event: the slowest instruction here */
-    while (q >= MAX_BUCKETS) {
-        if (a->nbuckets) {
-            buckets_merge(a);
-        } else {
-            a->bucket_ms *= 2;
-        }
-        q = rel / a->bucket_ms;
+    return rel / a->bucket_ms;
+}
+
+/* The range of ms bucket_add takes without a division: from where bucket k starts to where
+ * it ends, each end checked with bucket_q (stepped in by an ulp or two when rounding puts
+ * it in the next bucket), else the event's own ms. */
+static void bucket_bounds(gcev_allocs *a, double ms, size_t k)
+{
+    double lo = a->bucket0_ms + (double)k * a->bucket_ms, hi = a->bucket0_ms + (double)(k + 1) * a->bucket_ms;
+    for (int i = 0; i < 4 && (size_t)bucket_q(a, lo) < k; i++) {
+        lo = nextafter(lo, INFINITY);
     }
-    size_t idx = (size_t)q;
-    if (idx >= a->nbuckets) {
-        if (!gcev_ga_reserve((void **)&a->buckets, &a->capbuckets, idx + 1, sizeof *a->buckets)) {
-            return 0;
+    for (int i = 0; i < 4 && bucket_q(a, hi) >= (double)(k + 1); i++) {
+        hi = nextafter(hi, -INFINITY);
+    }
+    a->bk_lo = isfinite(lo) && (size_t)bucket_q(a, lo) == k && lo <= ms ? lo : ms;
+    a->bk_hi = isfinite(hi) && bucket_q(a, hi) < (double)(k + 1) && hi >= ms ? hi : ms;
+    a->bk_idx = k;
+}
+
+static int bucket_add(gcev_allocs *a, double ms, uint32_t src, uint32_t kind, double bytes)
+{
+    size_t idx;
+    if (ms >= a->bk_lo && ms <= a->bk_hi) { /* the last bucket's range (false for NaN) */
+        idx = a->bk_idx;
+    } else {
+        if (!isfinite(ms)) {
+            ms = 0;
         }
-        memset(a->buckets + a->nbuckets, 0, (idx + 1 - a->nbuckets) * sizeof *a->buckets);
-        a->nbuckets = idx + 1;
+        if (!a->have_bucket0) {
+            a->bucket0_ms = floor(ms / a->bucket_ms) * a->bucket_ms;
+            a->have_bucket0 = 1;
+        }
+        double q = bucket_q(a, ms); /* one division an event: the slowest instruction here */
+        while (q >= MAX_BUCKETS) {
+            if (a->nbuckets) {
+                buckets_merge(a);
+            } else {
+                a->bucket_ms *= 2;
+            }
+            q = bucket_q(a, ms);
+        }
+        idx = (size_t)q;
+        if (idx >= a->nbuckets) {
+            if (!gcev_ga_reserve((void **)&a->buckets, &a->capbuckets, idx + 1, sizeof *a->buckets)) {
+                return 0;
+            }
+            memset(a->buckets + a->nbuckets, 0, (idx + 1 - a->nbuckets) * sizeof *a->buckets);
+            a->nbuckets = idx + 1;
+        }
+        bucket_bounds(a, ms, idx);
     }
     ga_bucket *b = &a->buckets[idx];
     b->samples[src]++;
@@ -487,12 +536,22 @@ static gcev_status add_sample(gcev_allocs *a, const gcev_trace_event *ev, const 
      * (the pair rpair_of would find first) */
     uint32_t ti = GA_NONE;
     ga_rpair *p = NULL;
-    if (si != GA_NONE && s->type_id && a->rstacks[si].pair != GA_NONE) {
-        ga_rpair *lp = &a->rpairs[a->rstacks[si].pair];
-        const ga_rtype *lt = &a->rtypes[lp->type];
-        if (lt->type_id == s->type_id && lt->pid == ev->process_id && lt->name != GA_NONE) {
-            ti = lp->type;
-            p = lp;
+    if (si != GA_NONE && s->type_id) {
+        for (int j = 0; j < 2; j++) {
+            uint32_t l = a->rstacks[si].pair[j];
+            if (l == GA_NONE) {
+                break;
+            }
+            ga_rpair *lp = &a->rpairs[l];
+            const ga_rtype *lt = &a->rtypes[lp->type];
+            if (lt->type_id == s->type_id && lt->pid == ev->process_id && lt->name != GA_NONE) {
+                ti = lp->type;
+                p = lp;
+                if (j) {
+                    rstack_note_pair(a, si, l);
+                }
+                break;
+            }
         }
     }
     if (ti == GA_NONE && (ti = rtype_of(a, ev->process_id, s)) == GA_NONE) {
@@ -535,15 +594,17 @@ static gcev_status add_sample(gcev_allocs *a, const gcev_trace_event *ev, const 
             a->last_ms[src] = ev->ms;
         }
     }
-    uint32_t j = 0;
-    while (j < a->npids && a->pids[j] != ev->process_id) {
-        j++;
-    }
-    if (j == a->npids) {
-        if (a->npids < sizeof a->pids / sizeof a->pids[0]) {
-            a->pids[a->npids++] = ev->process_id;
+    if (!a->npids || a->pids[0] != ev->process_id) { /* a trace mostly has one process */
+        uint32_t j = 1;
+        while (j < a->npids && a->pids[j] != ev->process_id) {
+            j++;
         }
-        a->sum.processes++;
+        if (j >= a->npids) {
+            if (a->npids < sizeof a->pids / sizeof a->pids[0]) {
+                a->pids[a->npids++] = ev->process_id;
+            }
+            a->sum.processes++;
+        }
     }
     return GCEV_OK;
 }
