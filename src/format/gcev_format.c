@@ -33,6 +33,21 @@ enum {
     IT_LAZY_NAMES = 1u << 2 /* GCEV_FIELD_LAZY_NAMES */
 };
 
+/* The fields of t an event with this present mask has, counted once per event rather than
+ * tested per field: a fully decoded event (the usual case) has every bit of all_present;
+ * after a payload fault the fields stop at the first one not present. */
+static GCEV_ALWAYS_INLINE size_t present_fields(const gcev_template *t, uint64_t present)
+{
+    size_t n = 0;
+    if (t->all_present && (present & t->all_present) == t->all_present) {
+        return t->nfields;
+    }
+    while (n < t->nfields && (present & (UINT64_C(1) << t->fields[n].present_bit))) {
+        n++;
+    }
+    return n;
+}
+
 /* Inlined into each caller: gcev_field_iter_init() runs once per event walked. */
 static GCEV_ALWAYS_INLINE void iter_start(gcev_field_iter *it, const gcev_template *t, const void *base,
                                           uint8_t ps, uint8_t aligned)
@@ -46,18 +61,7 @@ static GCEV_ALWAYS_INLINE void iter_start(gcev_field_iter *it, const gcev_templa
         memcpy(&it->priv_present_, base, sizeof it->priv_present_);
     }
     IT_MODE(it) = (uint64_t)(ps == 8 ? IT_WIRE8 : 0) | (uint64_t)(aligned ? IT_ALIGNED : 0);
-    /* Counted once here rather than tested per field: a fully decoded event (the usual
-     * case) has every bit of all_present; after a payload fault the fields stop at the
-     * first one not present. */
-    uint64_t n = 0;
-    if (t && t->all_present && (it->priv_present_ & t->all_present) == t->all_present) {
-        n = t->nfields;
-    } else if (t) {
-        while (n < t->nfields && (it->priv_present_ & (UINT64_C(1) << t->fields[n].present_bit))) {
-            n++;
-        }
-    }
-    IT_LIMIT(it) = n;
+    IT_LIMIT(it) = t ? present_fields(t, it->priv_present_) : 0;
 }
 
 void gcev_field_iter_init(gcev_field_iter *it, const gcev_event *ev)
@@ -171,6 +175,17 @@ static inline void load_value(gcev_field *f, uint8_t store, const uint8_t *p)
     }
 }
 
+/* What a field's descriptor says of it, every other member 0: the start of each field
+ * gcev_field_next() and gcev_fields() yield. */
+static GCEV_ALWAYS_INLINE void field_head(gcev_field *f, const gcev_field_desc *d)
+{
+    memset(f, 0, sizeof *f);
+    f->name = d->name;
+    f->type = (gcev_type)d->type;
+    f->hex = d->out_type == GCEV_OUT_HEX;
+    f->map = d->map;
+}
+
 /* The value's name, for iterations without GCEV_FIELD_LAZY_NAMES. Out of line and called
  * last, so the straight path of gcev_field_next stays a leaf that saves no registers. */
 static GCEV_NOINLINE int put_value_name(gcev_field *f)
@@ -227,11 +242,7 @@ int gcev_field_next(gcev_field_iter *it, gcev_field *f)
     }
     const gcev_field_desc *d = &IT_TMPL(it)->fields[it->priv_next_];
     it->priv_next_++;
-    memset(f, 0, sizeof *f);
-    f->name = d->name;
-    f->type = (gcev_type)d->type;
-    f->hex = d->out_type == GCEV_OUT_HEX;
-    f->map = d->map;
+    field_head(f, d);
     const uint64_t mode = IT_MODE(it);
     const unsigned w = d->wire[mode & IT_WIRE8] & (unsigned)~GCEV_WIRE_WIDEN_SIGNED;
     if (!w || (mode & IT_ALIGNED)) {
@@ -263,11 +274,7 @@ static GCEV_ALWAYS_INLINE void fill_fields(const gcev_field_desc *fd, size_t m, 
     uint32_t pos = 0;
     for (const gcev_field_desc *d = fd, *end = fd + m; d != end; d++, out++) {
         gcev_field *f = out;
-        memset(f, 0, sizeof *f);
-        f->name = d->name;
-        f->type = (gcev_type)d->type;
-        f->hex = d->out_type == GCEV_OUT_HEX;
-        f->map = d->map;
+        field_head(f, d);
         const unsigned w = d->wire[wide] & (unsigned)~GCEV_WIRE_WIDEN_SIGNED;
         if (!w) {
             it.priv_pos_ = pos;
@@ -299,14 +306,7 @@ size_t gcev_fields(const gcev_event *ev, gcev_field *out, size_t cap, unsigned o
     const uint8_t *base = (const uint8_t *)&ev->u;
     uint64_t present;
     memcpy(&present, base, sizeof present);
-    size_t n = 0;
-    if (t->all_present && (present & t->all_present) == t->all_present) {
-        n = t->nfields;
-    } else {
-        while (n < t->nfields && (present & (UINT64_C(1) << t->fields[n].present_bit))) {
-            n++;
-        }
-    }
+    const size_t n = present_fields(t, present);
     if (!out) {
         return n;
     }
