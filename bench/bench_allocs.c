@@ -343,7 +343,16 @@ __attribute__((noinline)) static uint64_t walk_pass(gcev_trace *t)
 
 int main(int argc, char **argv)
 {
-    double mb = argc > 1 ? atof(argv[1]) : 100;
+    /* a wrong argument prints the usage: it must not write a default trace into the cwd */
+    double mb = 100;
+    char *end = NULL;
+    if (argc > 1) {
+        mb = strtod(argv[1], &end);
+    }
+    if (argc > 3 || (argc > 1 && (end == argv[1] || *end || !(mb > 0 && mb <= 100000)))) {
+        fprintf(stderr, "usage: bench_allocs [MB [TRACE]]  (MB: the trace's size to make, > 0)\n");
+        return 2;
+    }
     const char *path = argc > 2 ? argv[2] : "bench-allocs.nettrace";
     char shape_path[4096];
     snprintf(shape_path, sizeof shape_path, "%s.shape", path);
@@ -380,7 +389,10 @@ int main(int argc, char **argv)
     }
     size_t base = heap(), peak = 0;
     gcev_allocs *a;
-    gcev_allocs_create(NULL, &a);
+    if (gcev_allocs_create(NULL, &a) != GCEV_OK) {
+        fprintf(stderr, "bench_allocs: out of memory\n");
+        return 1;
+    }
     double t0 = now(), c0 = cpu();
     uint64_t n = model_pass(t, a, base, &peak);
     double t2 = now(), c2 = cpu();
