@@ -212,8 +212,10 @@ typedef struct gcev_trace_options {
 typedef struct gcev_trace gcev_trace;
 
 /*
- * Opens the trace file at path (memory-mapped when possible, else read in
- * blocks); the format is detected from its first bytes and its header is read.
+ * Opens the trace file at path (whole in memory when possible: on Linux a file of
+ * 2 MiB to 256 MiB is read onto 2 MiB pages when the kernel gives them on request,
+ * any other memory-mapped; else read in blocks); the format is detected from its
+ * first bytes and its header is read.
  * opts may be NULL (file order, default limits). On success *out owns the
  * trace: close it with gcev_trace_close(). On failure *out is NULL and *err says
  * why: GCEV_E_INVALID_ARG (path or out NULL, opts->struct_size from 1 to 3), GCEV_E_UNSUPPORTED

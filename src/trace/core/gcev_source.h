@@ -17,6 +17,8 @@ typedef struct gcev_source {
     uint64_t size;       /* total size when known, else 0 */
     uint64_t pos;        /* absolute offset of the next byte */
     int mapped;          /* 1 when base came from mmap (must be unmapped) */
+    size_t map_len;      /* when mapped: the length to unmap */
+    int loaded;          /* 1 when the mapping holds the file read whole (2 MiB pages), not the file */
     int fd;              /* file descriptor when the file could not be mapped, else -1 */
     gcev_read_fn read;   /* callback input */
     void *ctx;

@@ -118,6 +118,71 @@ static void test_source_file_take_peek_skip(void **st)
     assert_non_null(err.message);
 }
 
+/* What huge_pages_on_request in gcev_source.c reads, read here on its own: whether a file
+ * of 2 MiB or more must come read whole rather than mapped. */
+static int sysfs_has(const char *path, const char *a, const char *b, const char *c)
+{
+    char line[128] = {0};
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        return 0;
+    }
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = 0;
+    return strstr(line, a) || strstr(line, b) || (c && strstr(line, c));
+}
+
+/* A file of `size` bytes (byte i = i * 31 + i / 4096, so that no 4 KiB page repeats another)
+ * opened as a source: every byte equal, random access, and read whole (on 2 MiB pages, a
+ * length rounded up to them) exactly when the file is 2 MiB or more and the kernel gives huge
+ * pages on request; mapped below that. */
+static void check_big_file(size_t size)
+{
+    uint8_t *want = malloc(size);
+    assert_non_null(want);
+    for (size_t i = 0; i < size; i++) {
+        want[i] = (uint8_t)(i * 31 + i / 4096);
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gcev_test_source_big_%zu", size);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(want, 1, size, fp), size);
+    assert_int_equal(fclose(fp), 0);
+    gcev_source s;
+    gcev_error err;
+    assert_int_equal(gcev_source_init_file(&s, path, &err), GCEV_OK);
+    remove(path); /* the source holds the bytes now */
+    assert_true(gcev_source_random(&s));
+    assert_int_equal(s.size, size);
+    assert_int_equal(s.mapped, 1);
+    const int huge =
+        sysfs_has("/sys/kernel/mm/transparent_hugepage/enabled", "[always]", "[madvise]", NULL) &&
+        sysfs_has("/sys/kernel/mm/transparent_hugepage/defrag", "[always]", "[madvise]", "[defer+madvise]");
+    const size_t mib2 = (size_t)2 << 20;
+    assert_int_equal(s.loaded, huge && size >= mib2);
+    assert_int_equal(s.map_len, s.loaded ? (size + mib2 - 1) / mib2 * mib2 : size);
+    const uint8_t *v;
+    assert_int_equal(gcev_source_take(&s, size, &v, &err), GCEV_OK);
+    assert_memory_equal(v, want, size);
+    assert_int_equal(gcev_source_take(&s, 1, &v, &err), GCEV_E_TRUNCATED_FILE);
+    assert_int_equal(err.offset, size);
+    assert_int_equal(gcev_source_seek(&s, size / 2, &err), GCEV_OK);
+    assert_int_equal(gcev_source_take(&s, 1, &v, &err), GCEV_OK);
+    assert_int_equal(*v, want[size / 2]);
+    gcev_source_close(&s);
+    free(want);
+}
+
+static void test_source_big_files_read_whole_or_mapped(void **st)
+{
+    (void)st;
+    check_big_file(((size_t)2 << 20) - 1); /* mapped: below one huge page */
+    check_big_file((size_t)2 << 20);
+    check_big_file(((size_t)5 << 20) + 123);
+}
+
 static void test_source_read_error_is_io(void **st)
 {
     (void)st;
@@ -282,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_source_memory_take_peek_skip),
         cmocka_unit_test(test_source_callback_take_peek_skip),
         cmocka_unit_test(test_source_file_take_peek_skip),
+        cmocka_unit_test(test_source_big_files_read_whole_or_mapped),
         cmocka_unit_test(test_source_read_error_is_io),
         cmocka_unit_test(test_open_missing_file_sets_errno_enoent),
         cmocka_unit_test(test_source_directory_refused_with_eisdir),
