@@ -15,11 +15,12 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <zip.h>
 
 #include "gcev_error.h"
+#include "gcev_zip_api.h"
 
 struct gcev_archive {
+    const gcev_zip_api *z; /* libzip (gcev_zip_api.h) */
     zip_t *za;
     gcev_source backing; /* the mapped file or memory under za, when taken over */
     gcev_archive_entry *entries;
@@ -77,7 +78,7 @@ static gcev_status archive_open_error(int code, uint64_t size, gcev_error *err)
 static void archive_free(gcev_archive *a)
 {
     if (a->za) {
-        zip_discard(a->za);
+        a->z->discard(a->za);
     }
     gcev_source_close(&a->backing);
     free(a->entries);
@@ -94,7 +95,7 @@ static void archive_unref(gcev_archive *a)
 /* Lists the entries of a->za; on failure frees a (and za). */
 static gcev_status archive_list(gcev_archive *a, gcev_archive **out, gcev_error *err)
 {
-    zip_int64_t n = zip_get_num_entries(a->za, 0);
+    zip_int64_t n = a->z->get_num_entries(a->za, 0);
     gcev_status st = GCEV_OK;
     if (n < 0) {
         st = archive_fail(err, GCEV_E_FORMAT, 0, "ZIP archive cannot be read");
@@ -105,8 +106,8 @@ static gcev_status archive_list(gcev_archive *a, gcev_archive **out, gcev_error 
     }
     for (zip_int64_t i = 0; st == GCEV_OK && i < n; i++) {
         zip_stat_t zs;
-        zip_stat_init(&zs);
-        if (zip_stat_index(a->za, (zip_uint64_t)i, 0, &zs) != 0) {
+        a->z->stat_init(&zs);
+        if (a->z->stat_index(a->za, (zip_uint64_t)i, 0, &zs) != 0) {
             st = archive_fail(err, GCEV_E_FORMAT, 0, "ZIP archive's central directory is inconsistent");
             break;
         }
@@ -118,7 +119,7 @@ static gcev_status archive_list(gcev_archive *a, gcev_archive **out, gcev_error 
         size_t len = strlen(e->name);
         e->is_dir = len > 0 && e->name[len - 1] == '/';
         int method_ok =
-            (zs.valid & ZIP_STAT_COMP_METHOD) && zip_compression_method_supported(zs.comp_method, 0);
+            (zs.valid & ZIP_STAT_COMP_METHOD) && a->z->compression_method_supported(zs.comp_method, 0);
         int clear = !(zs.valid & ZIP_STAT_ENCRYPTION_METHOD) || zs.encryption_method == ZIP_EM_NONE;
         e->readable = (uint8_t)(method_ok && clear && !e->is_dir);
     }
@@ -132,13 +133,22 @@ static gcev_status archive_list(gcev_archive *a, gcev_archive **out, gcev_error 
     return GCEV_OK;
 }
 
-static gcev_archive *archive_alloc(void)
+/* A new archive with libzip at hand: NOMEM, or UNSUPPORTED when libzip cannot be loaded. */
+static gcev_status archive_new(gcev_archive **out, gcev_error *err)
 {
-    gcev_archive *a = calloc(1, sizeof *a);
-    if (a) {
-        a->backing.fd = -1;
+    const gcev_zip_api *z = gcev_zip_api_get();
+    if (!z) {
+        return archive_fail(err, GCEV_E_UNSUPPORTED, 0,
+                            "libzip cannot be loaded: ZIP archives cannot be read");
     }
-    return a;
+    gcev_archive *a = calloc(1, sizeof *a);
+    if (!a) {
+        return archive_fail(err, GCEV_E_NOMEM, 0, "out of memory");
+    }
+    a->z = z;
+    a->backing.fd = -1;
+    *out = a;
+    return GCEV_OK;
 }
 
 gcev_status gcev_archive_open_memory(const void *data, size_t size, gcev_archive **out, gcev_error *err)
@@ -148,26 +158,27 @@ gcev_status gcev_archive_open_memory(const void *data, size_t size, gcev_archive
                             "out is required; data may be NULL only when size is 0");
     }
     *out = NULL;
-    gcev_archive *a = archive_alloc();
-    if (!a) {
-        return archive_fail(err, GCEV_E_NOMEM, 0, "out of memory");
+    gcev_archive *a = NULL;
+    gcev_status st = archive_new(&a, err);
+    if (st != GCEV_OK) {
+        return st;
     }
     zip_error_t ze;
-    zip_error_init(&ze);
-    zip_source_t *zs = zip_source_buffer_create(data, size, 0, &ze);
+    a->z->error_init(&ze);
+    zip_source_t *zs = a->z->source_buffer_create(data, size, 0, &ze);
     if (zs) {
-        a->za = zip_open_from_source(zs, ZIP_RDONLY, &ze);
+        a->za = a->z->open_from_source(zs, ZIP_RDONLY, &ze);
         if (!a->za) {
-            zip_source_free(zs);
+            a->z->source_free(zs);
         }
     }
     if (!a->za) {
-        int code = zip_error_code_zip(&ze);
-        zip_error_fini(&ze);
+        int code = a->z->error_code_zip(&ze);
+        a->z->error_fini(&ze);
         free(a);
         return archive_open_error(code, size, err);
     }
-    zip_error_fini(&ze);
+    a->z->error_fini(&ze);
     return archive_list(a, out, err);
 }
 
@@ -177,12 +188,13 @@ gcev_status gcev_archive_open_file(const char *path, gcev_archive **out, gcev_er
         return archive_fail(err, GCEV_E_INVALID_ARG, 0, "path and out are required");
     }
     *out = NULL;
-    gcev_archive *a = archive_alloc();
-    if (!a) {
-        return archive_fail(err, GCEV_E_NOMEM, 0, "out of memory");
+    gcev_archive *a = NULL;
+    gcev_status st = archive_new(&a, err);
+    if (st != GCEV_OK) {
+        return st;
     }
     int code = 0;
-    a->za = zip_open(path, ZIP_RDONLY, &code);
+    a->za = a->z->open(path, ZIP_RDONLY, &code);
     if (!a->za) {
         free(a);
         return archive_open_error(code, 0, err);
@@ -246,16 +258,16 @@ static long long stream_read(void *ctx, void *buf, size_t n)
     uint64_t left = e->size - e->done;
     if (left == 0) {
         uint8_t probe;
-        zip_int64_t r = zip_fread(e->zf, &probe, 1);
+        zip_int64_t r = e->a->z->fread(e->zf, &probe, 1);
         if (r != 0) {
-            e->zip_err = r < 0 ? zip_error_code_zip(zip_file_get_error(e->zf)) : STREAM_TOO_LONG;
+            e->zip_err = r < 0 ? e->a->z->error_code_zip(e->a->z->file_get_error(e->zf)) : STREAM_TOO_LONG;
             return -1;
         }
         return 0;
     }
-    zip_int64_t r = zip_fread(e->zf, buf, n < left ? n : (size_t)left);
+    zip_int64_t r = e->a->z->fread(e->zf, buf, n < left ? n : (size_t)left);
     if (r <= 0) {
-        e->zip_err = r < 0 ? zip_error_code_zip(zip_file_get_error(e->zf)) : STREAM_TOO_SHORT;
+        e->zip_err = r < 0 ? e->a->z->error_code_zip(e->a->z->file_get_error(e->zf)) : STREAM_TOO_SHORT;
         return -1;
     }
     e->done += (uint64_t)r;
@@ -297,7 +309,7 @@ static gcev_status stream_fault(void *ctx, const char **msg)
 static void stream_release(void *ctx)
 {
     archive_stream *e = ctx;
-    zip_fclose(e->zf);
+    e->a->z->fclose(e->zf);
     archive_unref(e->a);
     free(e);
 }
@@ -315,10 +327,10 @@ gcev_status gcev_archive_open_entry(gcev_archive *a, size_t i, gcev_source *s, g
     if (!e) {
         return archive_fail(err, GCEV_E_NOMEM, 0, "out of memory");
     }
-    e->zf = zip_fopen_index(a->za, (zip_uint64_t)i, 0);
+    e->zf = a->z->fopen_index(a->za, (zip_uint64_t)i, 0);
     if (!e->zf) {
-        int code = zip_error_code_zip(zip_get_error(a->za));
-        zip_error_clear(a->za);
+        int code = a->z->error_code_zip(a->z->get_error(a->za));
+        a->z->error_clear(a->za);
         free(e);
         switch (code) {
         case ZIP_ER_COMPNOTSUPP:
