@@ -3,7 +3,8 @@
  * The descriptor engine: walks a generated template over the payload and
  * stores each field into the typed struct at the offset the generator
  * recorded. It decodes what the generated straight-line bodies do not
- * (variable-size templates) and is their error path: a body that cannot
+ * (templates with elements of varying size: BulkType, GCBulkRootStaticVar)
+ * and is their error path: a body that cannot
  * decode hands over to it, and it reports the field and offset. No
  * allocation, no global state; every read is checked as `size - pos < n` so
  * no sum can overflow.

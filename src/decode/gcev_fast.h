@@ -9,18 +9,19 @@
 #include <gcev/gcev.h>
 
 /*
- * A straight-line body: decodes a payload of one fixed-size template into its
- * family struct and returns 1 with *consumed set, or returns 0 (payload shorter
- * than the template) and leaves everything to the engine. size < 4 GiB; data may
- * be NULL only when size is 0.
+ * A straight-line body: decodes a payload of one template (fixed-size, or variable
+ * with elements of a fixed size) into its family struct and returns 1 with *consumed
+ * set, or returns 0 (payload too short for the template or a count in it, a string
+ * without its terminator) and leaves everything to the engine. size < 4 GiB; data
+ * may be NULL only when size is 0.
  */
 typedef int (*gcev_fast_fn)(const uint8_t *data, uint32_t size, void *out, uint32_t *consumed);
 
 /*
  * The same body for gcev_decode(): in->data/size checked (not NULL, < 4 GiB) and
  * ev->desc, family, version, pointer_size and newer_version set by the caller; it
- * sets ev's struct, consumed and trailing, or hands a payload shorter than its
- * template to gcev_decode_engine_event(in, ev, err).
+ * sets ev's struct, consumed and trailing, or hands a payload it cannot decode to
+ * gcev_decode_engine_event(in, ev, err).
  */
 typedef gcev_status (*gcev_event_fn)(const gcev_input *in, gcev_event *ev, gcev_error *err);
 

@@ -22,7 +22,9 @@
 
 #include "gcev_decode.h"
 #include "gcev_fast.h"
+#include "gcev_quirks.h"
 #include "gcev_schema_desc.h"
+#include "gcev_utf16_scan.h"
 
 enum { POISON = 0xa5 };
 
@@ -153,6 +155,33 @@ static void check_all(const gcev_provider *p, const gcev_event_desc *d, uint16_t
     check_struct(d, version, ps, data, size);
 }
 
+/* An array's elements have a fixed size: scalars, or a struct of fixed-size scalars. */
+static int fixed_elements(const gcev_field_desc *fd)
+{
+    if (!fd->elem) {
+        return gcev_wire_size((gcev_type)fd->type, 8) != 0;
+    }
+    for (uint16_t c = 0; c < fd->elem->nfields; c++) {
+        const gcev_field_desc *e = &fd->elem->fields[c];
+        if (e->store == GCEV_S_ARRAY || gcev_wire_size((gcev_type)e->type, 8) == 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A field of a kind the generated bodies decode. */
+static int body_field(const gcev_field_desc *fd)
+{
+    const int text = fd->type == GCEV_T_UNICODE_STRING || fd->type == GCEV_T_ANSI_STRING;
+    if (fd->store == GCEV_S_ARRAY) {
+        return fd->length_field < 0 && fixed_elements(fd);
+    }
+    return (fd->wire[1] != 0 && fd->type != GCEV_T_SYSTEMTIME) ||
+           (text && fd->length_field < 0 && fd->fixed_count == 0) ||
+           ((text || fd->type == GCEV_T_BINARY) && fd->length_field >= 0);
+}
+
 /* The newest version of d's (provider, id), for the newer-than-known cases. */
 static int is_newest(const gcev_provider *p, const gcev_event_desc *d)
 {
@@ -169,13 +198,11 @@ static void test_every_description_has_its_row(void **state)
             const gcev_event_desc *d = &ps[pi]->events[i];
             assert_int_equal(d->index, next++);
             /* a body exactly for the fixed-size templates (and events without a payload), and
-             * for templates of fixed-size scalars and NUL-terminated strings */
-            int body = 1;
+             * for templates of fixed-size scalars, NUL-terminated strings, strings and blobs of
+             * a field's length and arrays of fixed-size elements */
+            int body = !d->tmpl || d->tmpl->nfields <= 64;
             for (uint16_t f = 0; d->tmpl && f < d->tmpl->nfields; f++) {
-                const gcev_field_desc *fd = &d->tmpl->fields[f];
-                int nul_string = (fd->type == GCEV_T_UNICODE_STRING || fd->type == GCEV_T_ANSI_STRING) &&
-                                 fd->length_field < 0 && fd->fixed_count == 0;
-                body &= (fd->wire[1] != 0 && fd->type != GCEV_T_SYSTEMTIME) || nul_string;
+                body &= body_field(&d->tmpl->fields[f]);
             }
             assert_int_equal(gcev_gen_fast[d->index][0] != NULL, body);
             assert_int_equal(gcev_gen_fast[d->index][1] != NULL, body);
@@ -257,6 +284,121 @@ static void test_random_payloads_match_the_engine(void **state)
     }
 }
 
+/*
+ * A valid payload of d's template for pointer size ps in buf (room for cap bytes): random
+ * scalars, except that a count or length gets a small value, strings of a few units and
+ * their terminator, blobs and arrays as long as those say. Returns its size.
+ */
+static size_t build_payload(const gcev_event_desc *d, uint8_t ps, uint8_t *buf, size_t cap)
+{
+    const gcev_template *t = d->tmpl;
+    uint64_t vals[64] = {0};
+    size_t pos = 0;
+    for (uint16_t i = 0; t && i < t->nfields && i < 64; i++) {
+        const gcev_field_desc *fd = &t->fields[i];
+        const unsigned w = gcev_wire_size((gcev_type)fd->type, ps);
+        int counts = 0;
+        for (uint16_t k = i + 1; k < t->nfields; k++) {
+            counts |= t->fields[k].count_field == i || t->fields[k].length_field == i;
+        }
+        size_t n = 0;
+        if (fd->store == GCEV_S_ARRAY) {
+            const uint32_t stride = fd->elem ? gcev_elem_stride(fd->elem, ps, gcev_quirk_aligned_elements(d))
+                                             : gcev_wire_size((gcev_type)fd->type, ps);
+            n = (size_t)(fd->count_field >= 0 ? vals[fd->count_field] : fd->fixed_count) * stride;
+            assert_true(pos + n <= cap);
+            fill(buf + pos, n, 6);
+        } else if (fd->length_field >= 0) {
+            n = (size_t)vals[fd->length_field] * (fd->type == GCEV_T_UNICODE_STRING ? 2 : 1);
+            assert_true(pos + n <= cap);
+            fill(buf + pos, n, 6);
+        } else if (w == 0) { /* NUL-terminated */
+            const size_t unit = fd->type == GCEV_T_UNICODE_STRING ? 2 : 1, units = rnd8() % 6;
+            n = (units + 1) * unit;
+            assert_true(pos + n <= cap);
+            memset(buf + pos, 'a', units * unit);
+            memset(buf + pos + units * unit, 0, unit);
+        } else {
+            n = w;
+            assert_true(pos + n <= cap);
+            fill(buf + pos, n, 6);
+            if (counts) {
+                memset(buf + pos, 0, n);
+                buf[pos] = (uint8_t)(rnd8() % 5);
+                vals[i] = buf[pos];
+            }
+        }
+        pos += n;
+    }
+    return pos;
+}
+
+/* Valid payloads of the variable-size templates, whole, cut at every length and with
+ * bytes after them: what a body decodes in full, not only the engine's errors. */
+static void test_valid_variable_payloads_match_the_engine(void **state)
+{
+    (void)state;
+    size_t count, cases = 0;
+    const gcev_provider *const *provs = gcev_providers(&count);
+    for (size_t pi = 0; pi < count; pi++) {
+        const gcev_provider *p = provs[pi];
+        for (size_t i = 0; i < p->nevents; i++) {
+            const gcev_event_desc *d = &p->events[i];
+            if (!d->tmpl || (d->tmpl->flags & GCEV_TF_FIXED)) {
+                continue;
+            }
+            for (int k = 0; k < 16; k++) {
+                const uint8_t ps = k % 2 ? 4 : 8;
+                uint8_t tmp[4096];
+                const size_t n = build_payload(d, ps, tmp, sizeof tmp - 4);
+                fill(tmp + n, 4, 6);
+                for (size_t len = 0; len <= n + 3; len++) {
+                    uint8_t *buf = malloc(len ? len : 1);
+                    assert_non_null(buf);
+                    memcpy(buf, tmp, len);
+                    snprintf(where, sizeof where, "%s ps=%u valid %zu bytes cut at %zu #%d", d->symbol, ps, n,
+                             len, k);
+                    check_all(p, d, d->version, ps, buf, len);
+                    free(buf);
+                    cases++;
+                }
+            }
+        }
+    }
+    assert_true(cases > 1000);
+}
+
+/* The bodies' UTF-16 terminator scan gives gcev_utf16_nul()'s answer for every length
+ * and terminator place, with zero bytes at odd offsets (not a unit) before it. */
+static void test_utf16_scan_matches_the_unit_scan(void **state)
+{
+    (void)state;
+    for (uint32_t avail = 0; avail <= 70; avail++) {
+        for (uint32_t at = 0; at <= avail + 2; at++) { /* the terminator's offset, or none */
+            for (int odd = 0; odd < 2; odd++) {
+                uint8_t *buf = malloc(avail ? avail : 1);
+                assert_non_null(buf);
+                for (uint32_t i = 0; i < avail; i++) {
+                    buf[i] = (uint8_t)(odd && i % 6 == 3 ? 0 : 'a' + i % 7);
+                    if (odd && i % 6 == 4) {
+                        buf[i] = 0; /* with the byte before: a zero pair across two units */
+                    }
+                }
+                if (at % 2 == 0 && at + 2 <= avail) {
+                    buf[at] = buf[at + 1] = 0;
+                }
+                uint32_t na = 0xdeadbeef, nb = 0xdeadbeef;
+                const int ra = gcev_utf16_nul_scan(buf, avail, &na), rb = gcev_utf16_nul(buf, avail, &nb);
+                assert_int_equal(ra, rb);
+                if (ra) {
+                    assert_int_equal(na, nb);
+                }
+                free(buf);
+            }
+        }
+    }
+}
+
 /* Bad arguments take the same (engine) path whatever the entry point. */
 static void test_bad_arguments_match_the_engine(void **state)
 {
@@ -312,6 +454,8 @@ int main(void)
         cmocka_unit_test(test_every_description_has_its_row),
         cmocka_unit_test(test_bodies_match_the_engine_at_every_length),
         cmocka_unit_test(test_random_payloads_match_the_engine),
+        cmocka_unit_test(test_valid_variable_payloads_match_the_engine),
+        cmocka_unit_test(test_utf16_scan_matches_the_unit_scan),
         cmocka_unit_test(test_bad_arguments_match_the_engine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
