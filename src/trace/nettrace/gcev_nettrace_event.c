@@ -760,212 +760,340 @@ static GCEV_ALWAYS_INLINE const uint8_t *leb_nc32(const uint8_t *q, uint32_t *v)
 
 /* The most a header the batch parses itself can take: flags, then metadata id, sequence
  * delta, capture thread, processor, thread, stack id, timestamp and payload size of at most 10
- * bytes each; with LEAN_ROOM bytes left in the
- * block its fields are read without bounds checks. */
+ * bytes each; while an event ends LEAN_ROOM bytes or more before the block's end, the next
+ * header's fields are read without bounds checks. */
 enum { LEAN_ROOM = 96 };
 
+/* A lean record is its metadata's 16-byte head (np_meta.lean_head), the kind, timestamp,
+ * thread, payload, and 8 bytes of payload size, pointer size and no_event_id (its tail). */
+_Static_assert(offsetof(gcev_trace_lean, kind) == 16 &&
+                   offsetof(gcev_trace_lean, pointer_size) == offsetof(gcev_trace_lean, payload_size) + 4 &&
+                   offsetof(gcev_trace_lean, no_event_id) == offsetof(gcev_trace_lean, payload_size) + 5 &&
+                   sizeof(gcev_trace_lean) == offsetof(gcev_trace_lean, payload_size) + 8,
+               "the lean batch writes a record as head, four members and an 8-byte tail");
+
+/* A lean record's tail (no_event_id 0, padding 0). Fields that do not overlap: the tail of
+ * (size, 0) ORed with that of (0, pointer size) is that of both. */
+static GCEV_ALWAYS_INLINE uint64_t lean_tail(uint32_t payload_size, uint8_t pointer_size)
+{
+    struct {
+        uint32_t size;
+        uint8_t pointer_size, no_event_id, pad[2];
+    } x = {payload_size, pointer_size, 0, {0, 0}};
+    _Static_assert(sizeof x == sizeof(uint64_t), "the tail is 8 bytes");
+    uint64_t v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+
+/* Every member of a lean record (struct_size this release's size: see the batch's end). */
+static GCEV_ALWAYS_INLINE void lean_put(gcev_trace_lean *ev, const np_meta *m, uint64_t ts, uint64_t tid,
+                                        const uint8_t *payload, uint32_t payload_size, uint64_t tail)
+{
+    memcpy(ev, m->lean_head, sizeof m->lean_head);
+    ev->kind = m;
+    ev->timestamp = (int64_t)ts;
+    ev->thread_id = tid;
+    ev->payload = payload_size ? payload : NULL;
+    memcpy((unsigned char *)ev + offsetof(gcev_trace_lean, payload_size), &tail, sizeof tail);
+}
+
+/* The metadata of id as event_meta finds it, NULL for id 0 (the batch leaves those events to
+ * v45_advance): one unsigned compare for both ends of the dense table (top: ndense - 1, or
+ * 0 without a table). */
+static GCEV_ALWAYS_INLINE const np_meta *lean_meta_of(gcev_nettrace *np, const np_meta *const *dense,
+                                                      size_t top, uint32_t id)
+{
+    if ((size_t)id - 1 < top) {
+        return dense[id];
+    }
+    return id ? gcev_np_meta_find(np, id) : NULL;
+}
+
 /*
- * The events of the common shape (LEAN_ROOM bytes left in the block; no other capture thread
- * or sequence delta, activity ids or metadata id 0; metadata known; timestamp in the block's range; the next
- * sequence number of the capture thread the reader saw last) are parsed as hdr_compressed
- * parses them and taken once they passed every check; any other event is handed to
- * v45_advance with the reader's state as it was before it, which reads it as
- * gcev_np_block_next does (faults, their offsets and the state they leave, metadata look-ups,
- * new capture threads and drops, filtered runs).
+ * One event of header flags F (no activity ids, no IsSorted bit): parsed as hdr_compressed
+ * parses it, every check of v45_advance made, and taken only when it passed them all; else
+ * `goto slow` with nothing changed. With F a constant (the batch's switch) every flag test
+ * folds away. The capture-thread part (flag 2) is taken only when it names the same thread
+ * and no sequence delta (anything else is seq_observe's); a payload reaching into the last
+ * LEAN_ROOM bytes of the block goes the slow way too, so that after this step the next
+ * header may be read without a bounds check (`goto next`).
+ */
+#define LEAN_STEP(F)                                                                                         \
+    do {                                                                                                     \
+        const uint8_t *q = cur + 1;                                                                          \
+        uint32_t x_id = 0, x_proc = 0, x_stack = 0, x_size = psize;                                          \
+        uint64_t x_tid = tid, v;                                                                             \
+        const np_meta *x_meta = meta;                                                                        \
+        if (((F)&1) && !(q = leb_nc32(q, &x_id))) {                                                          \
+            goto slow;                                                                                       \
+        }                                                                                                    \
+        if ((F)&2) {                                                                                         \
+            uint32_t d32;                                                                                    \
+            uint64_t x_capture;                                                                              \
+            if (!(q = leb_nc32(q, &d32)) || !(q = leb_nc(q, &x_capture)) || !(q = leb_nc32(q, &x_proc)) ||   \
+                d32 != 0 || x_capture != np->prev.capture) {                                                 \
+                goto slow;                                                                                   \
+            }                                                                                                \
+        }                                                                                                    \
+        if (((F)&4) && !(q = leb_nc(q, &x_tid))) {                                                           \
+            goto slow;                                                                                       \
+        }                                                                                                    \
+        if (((F)&8) && !(q = leb_nc32(q, &x_stack))) {                                                       \
+            goto slow;                                                                                       \
+        }                                                                                                    \
+        if (!(q = leb_nc(q, &v))) {                                                                          \
+            goto slow;                                                                                       \
+        }                                                                                                    \
+        const uint64_t x_ts = ts + v;                                                                        \
+        if (((F)&128) && !(q = leb_nc32(q, &x_size))) {                                                      \
+            goto slow;                                                                                       \
+        }                                                                                                    \
+        const uintptr_t nx = (uintptr_t)q + x_size; /* (integers: it may lie past the block) */              \
+        if (nx >= lim) {                                                                                     \
+            goto slow;                                                                                       \
+        }                                                                                                    \
+        if (((F)&1) && !(x_meta = lean_meta_of(np, dense, dense_top, x_id))) {                               \
+            goto slow;                                                                                       \
+        }                                                                                                    \
+        if (x_ts - min_ts > ts_range) { /* v45_advance's range check, min <= ts <= max */                    \
+            goto slow;                                                                                       \
+        }                                                                                                    \
+        int skip = 0;                                                                                        \
+        if (filt && x_meta != kept) {                                                                        \
+            if (!meta_keeps(t, x_meta)) {                                                                    \
+                if (ev != evs) {                                                                             \
+                    goto done; /* see above */                                                               \
+                }                                                                                            \
+                skip = 1;                                                                                    \
+            } else {                                                                                         \
+                kept = x_meta;                                                                               \
+            }                                                                                                \
+        }                                                                                                    \
+        /* taken */                                                                                          \
+        if ((F)&2) {                                                                                         \
+            np->prev.proc = x_proc;                                                                          \
+        }                                                                                                    \
+        if ((F)&8) {                                                                                         \
+            np->prev.stack_id = x_stack;                                                                     \
+        }                                                                                                    \
+        lean_prefetch(nx);                                                                                   \
+        ts = x_ts;                                                                                           \
+        tid = x_tid;                                                                                         \
+        meta = x_meta;                                                                                       \
+        if ((F)&128) {                                                                                       \
+            psize = x_size;                                                                                  \
+            tail = ptr_tail | lean_tail(x_size, 0);                                                          \
+        }                                                                                                    \
+        if (filt && skip) {                                                                                  \
+            cur = (const uint8_t *)nx;                                                                       \
+            skipped++;                                                                                       \
+            np->prev.payload = q;                                                                            \
+            gcev_trace_note_filtered(t, (int64_t)ts); /* as event_skipped does */                            \
+            goto next;                                                                                       \
+        }                                                                                                    \
+        last = cur;                                                                                          \
+        cur = (const uint8_t *)nx;                                                                           \
+        lean_put(ev++, meta, ts, tid, q, psize, tail);                                                       \
+        if (ev == end) {                                                                                     \
+            goto done;                                                                                       \
+        }                                                                                                    \
+        goto next;                                                                                           \
+    } while (0)
+
+#define LEAN_CASE(F)                                                                                         \
+    case F:                                                                                                  \
+        LEAN_STEP(F);
+/* the flags a header the batch takes can have: bits 1, 2, 4, 8 and 128 */
+#define LEAN_CASES8(H)                                                                                       \
+    LEAN_CASE(H + 0)                                                                                         \
+    LEAN_CASE(H + 1)                                                                                         \
+    LEAN_CASE(H + 2)                                                                                         \
+    LEAN_CASE(H + 3)                                                                                         \
+    LEAN_CASE(H + 4)                                                                                         \
+    LEAN_CASE(H + 5)                                                                                         \
+    LEAN_CASE(H + 6)                                                                                         \
+    LEAN_CASE(H + 7)
+
+/* A hint for the bytes NP_PREFETCH_AHEAD past the cursor (see np_prefetch_line), without its
+ * block-end test: a prefetch never faults, and an integer, as nx is, points nowhere. */
+static GCEV_ALWAYS_INLINE void lean_prefetch(uintptr_t at)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch((const void *)(at + NP_PREFETCH_AHEAD));
+#else
+    (void)at;
+#endif
+}
+
+/*
+ * The events of the common shape (room left in the block; flags without activity ids or
+ * IsSorted; no other capture thread or sequence delta; metadata id not 0 and known; timestamp
+ * in the block's range; the next sequence number of the capture thread the reader saw last)
+ * are parsed as hdr_compressed parses them and taken once they passed every check; any other
+ * event is handed to v45_advance with the reader's state as it was before it, which reads it
+ * as gcev_np_block_next does (faults, their offsets and the state they leave, metadata
+ * look-ups, new capture threads and drops, filtered runs).
  *
- * What every event changes (the cursor, timestamp, thread, metadata id and record, payload
- * size, sequence number) is kept in locals for the whole batch and written back to np before
- * v45_advance and at the end: in np, every store to an output record might alias it, so each
- * event reloaded and re-stored it all (169 of the 186 instructions an event of the old batch
- * on the 3.0 corpus trace). What seldom changes (stack id) or only needs the newest value
- * (the payload pointer) is stored into np->prev as it comes; the rest of the state (capture
- * thread, processor, the sequence cache) cannot change on the common path. lean_meta /
+ * Without a filter (filt 0) a switch on the whole flags byte runs one straight-line copy of
+ * LEAN_STEP per shape a runtime writes (the 3.0 corpus trace has 20 of them, none above a
+ * sixth of its events; .NET 10 traces four or five), so the step tests no flag bit; with one,
+ * a single copy tests the bits (not the path the walk benchmarks take).
+ *
+ * What every event changes (the cursor, timestamp, thread, metadata record, payload size) is
+ * kept in locals and written back to np before v45_advance and at the end, with what follows
+ * from them: the metadata id (the record's), the sequence number (one more per event taken or
+ * skipped), the payload pointer (the last record's; no reader looks at it for an empty
+ * payload). In np, every store to an output record might alias it, so each event would reload
+ * and re-store it all. What seldom changes (stack id, processor) is stored into np->prev as it
+ * comes; the rest (the capture thread, the sequence cache) cannot change here. lean_meta /
  * lean_off only for the batch's last event, whose header np->prev must then hold for
  * gcev_np_lean_fill: so, with a filter, a batch that has events ends before an event the
  * filter skips and before an event of the slow way (which may skip events and then meet the
- * block's end; the old batch did, and gcev_trace_lean_event gave the last skipped event's
- * header with the last kept event's metadata). Few locals: the loop has more values than
- * registers, and gcc spilled the lot when it also carried the rarely changed ones.
+ * block's end).
  */
-gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
-                                     gcev_error *err)
+static GCEV_ALWAYS_INLINE gcev_status lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
+                                                 gcev_error *err, const int filt)
 {
     gcev_nettrace *np = t->impl;
     const uint8_t *const b = np->blk;
     const size_t n = np->blk_len;
-    const int64_t min_ts = np->blk_min_ts, max_ts = np->blk_max_ts;
+    /* the range check as one unsigned compare; a block whose range is empty has no fast path */
+    const uint64_t min_ts = (uint64_t)np->blk_min_ts;
+    const uint64_t ts_range = (uint64_t)np->blk_max_ts - min_ts;
+    const uintptr_t room =
+        n > LEAN_ROOM && np->blk_min_ts <= np->blk_max_ts ? (uintptr_t)b + (n - LEAN_ROOM) : 0;
+    const np_meta *const *const dense = (const np_meta *const *)np->dense;
+    const size_t dense_top = np->ndense ? np->ndense - 1 : 0;
+    const uint64_t ptr_tail = lean_tail(0, t->info.pointer_size);
     const uint32_t struct_size = evs[0].struct_size;
     gcev_trace_lean *ev = evs;
     gcev_trace_lean *const end = evs + cap;
     const np_meta *kept = NULL; /* the metadata of the last event the filter (if any) kept */
-    size_t last_at = 0;         /* the last event's offset in the block */
+    const uint8_t *last = NULL; /* the last event's first byte */
     gcev_status st = GCEV_OK;
-    size_t pos;
-    uint32_t meta_id, payload_size, seq;
-    uint64_t tid, ts;
+    /* the state (see above); lim: while an event ends before it, the next may be taken here
+     * (0 when the reader's state rules the fast path out: see LEAN_LOAD) */
+    const uint8_t *cur;
+    uint64_t ts, tid, tail;
+    uint32_t psize, seq0, skipped;
     const np_meta *meta;
-    /* the common path's sequence check holds (the cached capture thread is the header's) and the
-     * metadata id is not 0; lim: while pos < lim, the common path may take the next event */
-    int same;
-    size_t lim;
+    gcev_trace_lean *ev0;
+    uintptr_t lim;
 #define LEAN_LOAD()                                                                                          \
     do {                                                                                                     \
-        pos = np->blk_pos;                                                                                   \
-        meta_id = np->prev.meta_id;                                                                          \
-        payload_size = np->prev.payload_size;                                                                \
-        seq = np->prev.seq;                                                                                  \
-        tid = np->prev.tid;                                                                                  \
+        cur = b + np->blk_pos;                                                                               \
         ts = np->prev.ts;                                                                                    \
+        tid = np->prev.tid;                                                                                  \
+        psize = np->prev.payload_size;                                                                       \
+        tail = ptr_tail | lean_tail(psize, 0);                                                               \
+        seq0 = np->prev.seq;                                                                                 \
+        ev0 = ev;                                                                                            \
+        skipped = 0;                                                                                         \
         meta = np->cur_meta;                                                                                 \
-        same = np->last_seq_index != UINT32_MAX && np->last_seq_capture == np->prev.capture &&               \
-               np->seqs[np->last_seq_index].last == seq && meta_id != 0;                                     \
-        lim = same && n > LEAN_ROOM ? n - LEAN_ROOM : 0;                                                     \
+        lim = 0;                                                                                             \
+        if (np->last_seq_index != UINT32_MAX && np->last_seq_capture == np->prev.capture &&                  \
+            np->seqs[np->last_seq_index].last == seq0) {                                                     \
+            if (!meta) {                                                                                     \
+                meta = lean_meta_of(np, dense, dense_top, np->prev.meta_id);                                 \
+            }                                                                                                \
+            if (meta && np->prev.meta_id != 0) {                                                             \
+                lim = room;                                                                                  \
+            }                                                                                                \
+        }                                                                                                    \
     } while (0)
 #define LEAN_STORE()                                                                                         \
     do {                                                                                                     \
-        np->blk_pos = pos;                                                                                   \
-        np->prev.meta_id = meta_id;                                                                          \
-        np->prev.payload_size = payload_size;                                                                \
-        np->prev.seq = seq;                                                                                  \
-        np->prev.tid = tid;                                                                                  \
-        np->prev.ts = ts;                                                                                    \
-        np->cur_meta = meta;                                                                                 \
-        if (same) {                                                                                          \
+        if (ev != ev0 || skipped) {                                                                          \
+            const uint32_t seq = seq0 + (uint32_t)(ev - ev0) + skipped;                                      \
+            np->blk_pos = (size_t)(cur - b);                                                                 \
+            np->prev.meta_id = (uint32_t)meta->id;                                                           \
+            np->prev.payload_size = psize;                                                                   \
+            np->prev.seq = seq;                                                                              \
+            np->prev.tid = tid;                                                                              \
+            np->prev.ts = ts;                                                                                \
+            np->cur_meta = meta;                                                                             \
             np->seqs[np->last_seq_index].last = seq;                                                         \
+            if (ev != ev0) {                                                                                 \
+                np->prev.payload = ev[-1].payload;                                                           \
+            }                                                                                                \
         }                                                                                                    \
     } while (0)
     LEAN_LOAD();
-    while (ev < end) {
-        if (pos >= lim) {
-            if (pos >= n) {
+    for (;;) {
+        if ((uintptr_t)cur >= lim) {
+            if ((size_t)(cur - b) >= n) {
                 st = GCEV_END;
-                break;
+                goto done;
             }
             goto slow;
         }
-        const uint8_t *q = b + pos;
-        const unsigned flags = *q++;
-        uint32_t x_meta_id = meta_id, x_stack_id = 0, x_payload_size = payload_size, x_proc = 0;
-        uint64_t x_tid = tid, v;
-        const np_meta *x_meta = meta;
-        if (flags & (16 | 32)) {
-            goto slow;
-        }
-        if (flags & 1) {
-            if (!(q = leb_nc32(q, &x_meta_id))) {
+    next:
+        if (!filt) {
+            switch (*cur) {
+                LEAN_CASES8(0)
+                LEAN_CASES8(8)
+                LEAN_CASES8(128)
+                LEAN_CASES8(136)
+            default:
                 goto slow;
             }
-            if (x_meta_id != meta_id) {
-                x_meta = NULL;
-            }
-        }
-        if (flags & 2) {
-            /* a sequence delta, the capture thread and the processor: common when only the
-             * processor changed (no delta, the same thread); anything else is seq_observe's */
-            uint32_t d32;
-            uint64_t x_capture;
-            if (!(q = leb_nc32(q, &d32)) || !(q = leb_nc(q, &x_capture)) || !(q = leb_nc32(q, &x_proc)) ||
-                d32 != 0 || x_capture != np->prev.capture) {
+        } else {
+            const unsigned flags = *cur;
+            if (flags & (16 | 32 | 64)) {
                 goto slow;
             }
+            LEAN_STEP(flags);
         }
-        if ((flags & 4) && !(q = leb_nc(q, &x_tid))) {
-            goto slow;
-        }
-        if ((flags & 8) && !(q = leb_nc32(q, &x_stack_id))) {
-            goto slow;
-        }
-        if (!(q = leb_nc(q, &v))) {
-            goto slow;
-        }
-        const uint64_t x_ts = ts + v;
-        if ((flags & 128) && !(q = leb_nc32(q, &x_payload_size))) {
-            goto slow;
-        }
-        const size_t p = (size_t)(q - b);
-        if (n - p < x_payload_size) {
-            goto slow;
-        }
-        if (!x_meta) { /* (a new id: the loaded one is not 0, see same) */
-            if (x_meta_id == 0) {
-                goto slow;
-            }
-            x_meta = x_meta_id < np->ndense ? np->dense[x_meta_id] : gcev_np_meta_find(np, x_meta_id);
-            if (!x_meta) {
-                goto slow;
-            }
-        }
-        /* v45_advance's check */
-        if ((int64_t)x_ts < min_ts || (int64_t)x_ts > max_ts) {
-            goto slow;
-        }
-        /* the filter: an event it skips after events of this batch ends the batch before it
-         * (see above) */
-        int skip = 0;
-        if (x_meta != kept) {
-            if (t->filter && !meta_keeps(t, x_meta)) {
-                if (ev != evs) {
-                    break;
-                }
-                skip = 1;
-            } else {
-                kept = x_meta;
-            }
-        }
-        /* taken */
-        if (flags & 2) {
-            np->prev.proc = x_proc;
-        }
-        if (flags & 8) {
-            np->prev.stack_id = x_stack_id;
-        }
-        if ((flags & 64) && np->blk_is_events == 1) {
-            gcev_np_mark_sorted(np, (int64_t)x_ts); /* as hdr_compressed does */
-        }
-        const size_t at = pos;
-        pos = p + x_payload_size;
-        np->prev.payload = b + p;
-        np_prefetch_line(b, n, pos);
-        seq++; /* seq_next's common case: the next number of the same thread */
-        meta_id = x_meta_id;
-        payload_size = x_payload_size;
-        tid = x_tid;
-        ts = x_ts;
-        meta = x_meta;
-        if (skip) {
-            gcev_trace_note_filtered(t, (int64_t)ts); /* as event_skipped does */
-            continue;
-        }
-        last_at = at;
-        lean_emit(ev++, struct_size, t->info.pointer_size, meta, ts, tid, b + p, payload_size);
-        continue;
     slow:
-        if (t->filter && ev != evs) {
-            break; /* (v45_advance could skip events and then meet the block's end) */
+        if (filt && ev != evs) {
+            goto done; /* (v45_advance could skip events and then meet the block's end) */
         }
         LEAN_STORE();
         {
             const np_meta *m = NULL;
             uint64_t off = 0;
             st = lean_slow(t, np, &m, &off, err);
-            LEAN_LOAD();
-            kept = NULL;
             if (st != GCEV_OK) {
-                break;
+                goto out; /* np holds what v45_advance left */
             }
-            last_at = (size_t)(off - np->blk_off);
-            lean_emit(ev++, struct_size, t->info.pointer_size, m, ts, tid, np->prev.payload, payload_size);
+            const np_hdr *h = &np->prev;
+            last = b + (size_t)(off - np->blk_off);
+            lean_put(ev++, m, h->ts, h->tid, h->payload, h->payload_size,
+                     ptr_tail | lean_tail(h->payload_size, 0));
+            kept = NULL;
+            LEAN_LOAD();
+            if (ev == end) {
+                goto done;
+            }
         }
     }
+done:
     LEAN_STORE();
+out:
 #undef LEAN_LOAD
 #undef LEAN_STORE
     if (ev != evs) {
         np->lean_meta = ev[-1].kind;
-        np->lean_off = np->blk_off + last_at;
+        np->lean_off = np->blk_off + (size_t)(last - b);
+    }
+    if (struct_size != sizeof *evs) { /* (0: the first layout; lean_put writes this release's size) */
+        for (gcev_trace_lean *e = evs; e != ev; e++) {
+            e->struct_size = struct_size;
+        }
     }
     *k = (size_t)(ev - evs);
     return st;
+}
+
+#undef LEAN_CASES8
+#undef LEAN_CASE
+#undef LEAN_STEP
+
+gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
+                                     gcev_error *err)
+{
+    return t->filter ? lean_batch(t, evs, cap, k, err, 1) : lean_batch(t, evs, cap, k, err, 0);
 }
 
 void gcev_np_lean_fill(gcev_trace *t, gcev_trace_event *ev)

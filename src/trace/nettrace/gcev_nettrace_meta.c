@@ -258,6 +258,13 @@ static void meta_image(np_meta *m)
     e->nfields = m->nfields;
     e->fields = m->fields;
     e->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
+    gcev_trace_lean l;
+    memset(&l, 0, sizeof l);
+    l.struct_size = sizeof l;
+    l.event_id = m->event_id;
+    l.version = m->version;
+    l.provider = m->provider;
+    memcpy(m->lean_head, &l, sizeof m->lean_head);
 }
 
 /* ---- what a record defines, for the records a V6 metadata flush released ---- */

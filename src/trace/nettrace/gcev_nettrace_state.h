@@ -176,6 +176,9 @@ typedef struct np_meta {
     /* The event members this record gives, provider_name .. keywords, ready to be
      * copied into every event that refers to it (see fill_event) */
     gcev_trace_event image;
+    /* The first 16 bytes of a lean record of its events (struct_size = this release's size,
+     * event id, version, provider), so that the lean batch copies them as one block */
+    unsigned char lean_head[16];
     /* V6 metadata flush: what the record defines, hashed, and the next record released
      * by a flush with the same hash (index in metas, UINT32_MAX: none) */
     uint64_t hash;
