@@ -291,11 +291,50 @@ static GCEV_ALWAYS_INLINE void fill_fields(const gcev_field_desc *fd, size_t m, 
     }
 }
 
+/* The value names of the mapped fields of out[0..m), looked up as put_value_name() does. */
+static GCEV_NOINLINE void put_value_names(const gcev_field_desc *fd, size_t m, gcev_field *out)
+{
+    for (size_t i = 0; i < m; i++) {
+        if (fd[i].map && !fd[i].map->is_bitmap) {
+            put_value_name(&out[i]);
+        }
+    }
+}
+
 /*
- * Every field gcev_field_next() would yield for ev, in one call: the template, the
- * present mask and the pointer size are read once, and each fixed-size field is its
- * descriptor's members, the wire width and one load, with no call and no iterator
- * state between fields.
+ * gcev_fields() when the fill function does not apply (decoding stopped before a field, out
+ * has room for fewer, or a template without one): the template, the present mask and the
+ * pointer size are read once, and each fixed-size field is its descriptor's members, the
+ * wire width and one load, with no call and no iterator state between fields.
+ */
+static GCEV_NOINLINE size_t fields_general(const gcev_template *t, const gcev_event *ev, uint64_t present,
+                                           gcev_field *out, size_t cap, unsigned options)
+{
+    const uint8_t *base = (const uint8_t *)&ev->u;
+    const size_t n = present_fields(t, present);
+    if (!out) {
+        return n;
+    }
+    const size_t m = n < cap ? n : cap;
+    if (m == t->nfields && t->fill) {
+        t->fill(base, ev->pointer_size == 8, out);
+        if (!(options & GCEV_FIELD_LAZY_NAMES)) {
+            put_value_names(t->fields, m, out);
+        }
+    } else if (options & GCEV_FIELD_LAZY_NAMES) {
+        fill_fields(t->fields, m, out, base, ev->pointer_size, 1);
+    } else {
+        fill_fields(t->fields, m, out, base, ev->pointer_size, 0);
+    }
+    return n;
+}
+
+/*
+ * Every field gcev_field_next() would yield for ev, in one call. The usual case (decoding
+ * reached every field, out has room for all) is the template's generated fill function:
+ * gcev-gen's prototype fields (name, type, map, ... and the payload offsets of a fixed
+ * template prefix) copied and each value stored from its member, no descriptor read per
+ * field; the rest, fields_general().
  */
 size_t gcev_fields(const gcev_event *ev, gcev_field *out, size_t cap, unsigned options)
 {
@@ -303,20 +342,18 @@ size_t gcev_fields(const gcev_event *ev, gcev_field *out, size_t cap, unsigned o
         return 0;
     }
     const gcev_template *t = ev->desc->tmpl;
-    const uint8_t *base = (const uint8_t *)&ev->u;
     uint64_t present;
-    memcpy(&present, base, sizeof present);
-    const size_t n = present_fields(t, present);
-    if (!out) {
-        return n;
+    memcpy(&present, &ev->u, sizeof present);
+    /* present_fields()'s first test, then room for every field */
+    if (t->all_present && (present & t->all_present) == t->all_present && out && cap >= t->nfields &&
+        t->fill) {
+        t->fill(&ev->u, ev->pointer_size == 8, out);
+        if (!(options & GCEV_FIELD_LAZY_NAMES)) {
+            put_value_names(t->fields, t->nfields, out);
+        }
+        return t->nfields;
     }
-    const size_t m = n < cap ? n : cap;
-    if (options & GCEV_FIELD_LAZY_NAMES) {
-        fill_fields(t->fields, m, out, base, ev->pointer_size, 1);
-    } else {
-        fill_fields(t->fields, m, out, base, ev->pointer_size, 0);
-    }
-    return n;
+    return fields_general(t, ev, present, out, cap, options);
 }
 
 /* ---- value rendering shared by text and JSON ---- */

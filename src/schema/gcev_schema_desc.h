@@ -10,6 +10,9 @@
 
 #include <gcev/gcev.h>
 
+#include <stddef.h>
+#include <string.h>
+
 #include "gcev_schema_consts.h"
 
 typedef struct gcev_map_entry {
@@ -51,6 +54,10 @@ struct gcev_template {
     uint16_t min_size[2]; /* smallest payload for pointer size 4 / 8 */
     uint8_t flags;        /* GCEV_TF_* */
     uint64_t all_present; /* the present bits of all its fields */
+    /* An event template's every field as gcev_fields() gives it (u: the decoded family
+     * struct with every field present; wide: 8-byte pointers; out: nfields fields): a copy
+     * of gcev-gen's prototypes and a store per value. NULL for element templates. */
+    void (*fill)(const void *u, unsigned wide, gcev_field *out);
 };
 
 struct gcev_event_desc {
@@ -86,6 +93,17 @@ struct gcev_provider {
     const uint16_t *by_id;
     const uint16_t *versions;
 };
+
+/*
+ * For gcev-gen's fill functions (gcev_template.fill): *out as its prototype up to the value
+ * (name, type, is_array, hex, map, payload offset, padding 0), and 0 past the value's first
+ * `size` bytes, which the caller stores: with the value, what gcev_field_next() yields.
+ */
+static inline void gcev_field_from_proto(gcev_field *out, const gcev_field *proto, size_t size)
+{
+    memcpy(out, proto, offsetof(gcev_field, v));
+    memset((char *)&out->v + size, 0, sizeof *out - offsetof(gcev_field, v) - size);
+}
 
 /*
  * The one version look-up (gcev_event_desc_resolve() is its public face, the decode

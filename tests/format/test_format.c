@@ -738,8 +738,8 @@ static const gcev_field_desc at_pair_fields[] = {
     AT_FIELD("D", GCEV_T_DOUBLE, GCEV_S_F64, 1, at_pair, d, 0, 8),
     AT_FIELD("T", GCEV_T_INT8, GCEV_S_I8, 2, at_pair, t, 0, 1),
 };
-static const gcev_template at_pair_tmpl = {"ATC.Pairs", at_pair_fields, 3,  sizeof(at_pair),
-                                           {11, 11},    GCEV_TF_FIXED,  0x7};
+static const gcev_template at_pair_tmpl = {"ATC.Pairs", at_pair_fields, 3,   sizeof(at_pair),
+                                           {11, 11},    GCEV_TF_FIXED,  0x7, NULL};
 
 /* Three events, as each typed struct must fit gcev_event.u: scalars, integer arrays,
  * float and struct arrays. */
@@ -800,9 +800,10 @@ static const gcev_field_desc at_c_fields[] = {
      .wire = {0, 0}},
 };
 static const gcev_template at_tmpls[3] = {
-    {"ATA", at_a_fields, 8, sizeof(at_a), {0, 0}, 0, 0xff},
-    {"ATB", at_b_fields, 3, sizeof(at_b), {0, 0}, 0, 0x7},
-    {"ATC", at_c_fields, 3, sizeof(at_c), {0, 0}, GCEV_TF_STRUCT_ARRAYS, 0x7},
+    /* no fill function: gcev_fields() takes its descriptor path for these */
+    {"ATA", at_a_fields, 8, sizeof(at_a), {0, 0}, 0, 0xff, NULL},
+    {"ATB", at_b_fields, 3, sizeof(at_b), {0, 0}, 0, 0x7, NULL},
+    {"ATC", at_c_fields, 3, sizeof(at_c), {0, 0}, GCEV_TF_STRUCT_ARRAYS, 0x7, NULL},
 };
 
 typedef struct wr {
@@ -1032,8 +1033,8 @@ static const gcev_field_desc at_fixed_fields[] = {
     AT_FIELD("A", GCEV_T_INT8, GCEV_S_I32, 1, at_fixed, a, 0, 1 | GCEV_WIRE_WIDEN_SIGNED),
     AT_FIELD("B", GCEV_T_INT16, GCEV_S_I32, 2, at_fixed, b, 0, 2 | GCEV_WIRE_WIDEN_SIGNED),
 };
-static const gcev_template at_fixed_tmpl = {"ATF",    at_fixed_fields, 3,  sizeof(at_fixed),
-                                            {19, 19}, GCEV_TF_FIXED,   0x7};
+static const gcev_template at_fixed_tmpl = {"ATF",    at_fixed_fields, 3,   sizeof(at_fixed),
+                                            {19, 19}, GCEV_TF_FIXED,   0x7, NULL};
 
 static void test_format_fixed_template_widens_narrow_signed_values(void **state)
 {

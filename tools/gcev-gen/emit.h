@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the three emitters share (emit_header.c, emit_tables.c, emit_decoder.c;
+ * What the three emitters share (emit_header.c, emit_tables.c with emit_fields.c, emit_decoder.c;
  * the helpers are emit_common.c's): the C names given to manifest things, the
  * banner every generated file opens with, the storage kind of a field, and the
  * facts about a template that both the tables and the decoder bodies state. One
@@ -19,6 +19,10 @@ void gen_upper(const char *in, char *out, size_t n);
 void gen_banner(const gen_model *m, FILE *f);
 /* The gcev_store enumerator (GCEV_S_*) and the C type of a field's member. */
 const char *gen_store_name(const gen_field *f);
+int gen_store_kind(const gen_field *f); /* the gcev_store (GCEV_S_*) itself */
+/* Wire bytes of a fixed-size field for pointer size ps (4 or 8); 0 when variable (string, blob,
+ * array, struct): the descriptors' wire[] without GCEV_WIRE_WIDEN_SIGNED. */
+int gen_field_wire(const gen_field *f, int ps);
 const char *gen_ctype_of(const gen_field *f);
 /* C name of a map object: gcev_<provider prefix><map name>. */
 void gen_map_cname(const gen_provider *p, const gen_map *map, char *out, size_t n);
@@ -30,5 +34,12 @@ unsigned gen_template_flags(const gen_field *fields, size_t n);
 unsigned long long gen_all_bits_rep(const gen_field *fields, size_t n, gen_field *const *rep, size_t nrep);
 /* Every member of the family struct written at its full width (8-byte pointers)? */
 int gen_covers_family(const gen_template *t, const gen_family *fam);
+
+/* emit_fields.c (into gcev_events.c): an event template's field names, which its descriptors
+ * and prototypes share, as `static const char <base>_names[][]`... */
+void gen_emit_field_names(FILE *f, const char *base, const gen_template *t);
+/* ... and its gcev_fields() prototypes and `<base>_fill` (gcev_template.fill). */
+void gen_emit_field_fill(FILE *f, const char *base, const gen_template *t, const gen_family *fam,
+                         const char *cstruct);
 
 #endif

@@ -106,6 +106,11 @@ static const char *const store_ctypes[GCEV_STORE_COUNT_] = {GCEV_STORE_LIST(GEN_
 #undef GEN_STORE_NAME_
 #undef GEN_STORE_CTYPE_
 
+int gen_store_kind(const gen_field *f)
+{
+    return store_of(f);
+}
+
 const char *gen_store_name(const gen_field *f)
 {
     return store_names[store_of(f)];
@@ -114,6 +119,17 @@ const char *gen_store_name(const gen_field *f)
 const char *gen_ctype_of(const gen_field *f)
 {
     return store_ctypes[store_of(f)];
+}
+
+/* Wire bytes of a fixed-size field for pointer size ps, 0 for the rest (strings, blobs,
+ * arrays, structs): what the descriptors' wire[] say, without GCEV_WIRE_WIDEN_SIGNED. */
+int gen_field_wire(const gen_field *f, int ps)
+{
+    int w = gen_type_fixed_size(f->type, ps);
+    if (f->type == T_STRUCT || f->count_ref || f->fixed_count || gen_type_fixed_size(f->type, 4) < 0) {
+        return 0;
+    }
+    return w;
 }
 
 void gen_map_cname(const gen_provider *p, const gen_map *map, char *out, size_t n)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Emits gcev_events.c, the schema tables: map objects, field descriptors,
- * templates, event descriptions and providers, and the family table. Data only:
- * the hand-written engine in src/ interprets it (the straight-line decoders
+ * templates, event descriptions and providers, and the family table. Data, but for
+ * one fill function an event template (emit_fields.c: gcev_fields()'s prototypes);
+ * the hand-written engine in src/ interprets the rest (the straight-line decoders
  * are emit_decoder.c's).
  * Output is deterministic: manifest order, no dates, no absolute paths.
  */
@@ -78,9 +79,11 @@ static int field_min_size(const gen_field *f, int ps)
     return f->length_ref ? 0 : (int)f->fixed_length; /* Binary */
 }
 
+/* names: the array of field names gen_emit_field_names() made for these fields, or NULL
+ * (then each name is a literal). */
 static void emit_field_descs(FILE *f, const char *arrname, const gen_field *fields, size_t n,
                              const char *cstruct, const char *elem_tmpl_prefix, gen_field *const *rep,
-                             size_t nrep)
+                             size_t nrep, const char *names)
 {
     fprintf(f, "static const gcev_field_desc %s[] = {\n", arrname);
     for (size_t i = 0; i < n; i++) {
@@ -93,11 +96,16 @@ static void emit_field_descs(FILE *f, const char *arrname, const gen_field *fiel
         /* store: the C member's kind, which is the widest version's (GCEnd V0 Depth is a
          * UInt16 on the wire, a uint32_t member) */
         const gen_field *member = bit < nrep ? rep[bit] : fd;
+        if (names) {
+            fprintf(f, "    {.name = %s[%zu], ", names, i);
+        } else {
+            fprintf(f, "    {.name = \"%s\", ", fd->name);
+        }
         fprintf(
             f,
-            "    {.name = \"%s\", .type = %s, .store = %s, .out_type = %s, .present_bit = %zu,\n"
+            ".type = %s, .store = %s, .out_type = %s, .present_bit = %zu,\n"
             "     .offset = offsetof(%s, %s), .count_field = %d, .fixed_count = %u, .length_field = %d,\n",
-            fd->name, gcev_type_enum(fd->type), gen_store_name(member),
+            gcev_type_enum(fd->type), gen_store_name(member),
             fd->out_hex ? "GCEV_OUT_HEX" : "GCEV_OUT_DEFAULT", bit, cstruct, mn, fd->count_index,
             fd->fixed_count, fd->length_index);
         if (fd->map_ref) {
@@ -113,10 +121,7 @@ static void emit_field_descs(FILE *f, const char *arrname, const gen_field *fiel
             fprintf(f, ".elem = NULL, ");
         }
         /* wire widths for the engine's straight-line path */
-        int w4 = gen_type_fixed_size(fd->type, 4), w8 = gen_type_fixed_size(fd->type, 8);
-        if (fd->type == T_STRUCT || fd->count_ref || fd->fixed_count || w4 < 0) {
-            w4 = w8 = 0;
-        }
+        const int w4 = gen_field_wire(fd, 4), w8 = gen_field_wire(fd, 8);
         int widen = 0;
         if (bit < nrep) {
             const gen_field *r = rep[bit];
@@ -171,9 +176,10 @@ static void emit_cstr(FILE *f, const char *s)
     }
 }
 
+/* fill: the template's gcev_fields() fill function, or NULL (element templates). */
 static void emit_template(FILE *f, const char *cname, const char *tname, const char *sub, const char *fields,
                           size_t nfields, const char *cstruct, int min4, int min8, unsigned flags,
-                          unsigned long long present)
+                          unsigned long long present, const char *fill)
 {
     char fl[160];
     flags_expr(flags, fl, sizeof fl);
@@ -181,8 +187,12 @@ static void emit_template(FILE *f, const char *cname, const char *tname, const c
             sub ? sub : "");
     fprintf(f,
             "    .fields = %s,\n    .nfields = %zu,\n    .struct_size = sizeof(%s),\n"
-            "    .min_size = {%d, %d},\n    .flags = %s,\n    .all_present = UINT64_C(0x%llx),\n};\n",
+            "    .min_size = {%d, %d},\n    .flags = %s,\n    .all_present = UINT64_C(0x%llx),\n",
             fields, nfields, cstruct, min4, min8, fl, present);
+    if (fill) {
+        fprintf(f, "    .fill = %s,\n", fill);
+    }
+    fprintf(f, "};\n");
 }
 
 static void by_id_entry(FILE *f, unsigned id, unsigned row)
@@ -280,7 +290,8 @@ static void emit_provider_source(const gen_provider *p, FILE *f, unsigned *index
                 for (size_t c = 0; c < rep_struct->nchildren; c++) {
                     rep[c] = &rep_struct->children[c];
                 }
-                emit_field_descs(f, arr, sf->children, sf->nchildren, cs, "", rep, rep_struct->nchildren);
+                emit_field_descs(f, arr, sf->children, sf->nchildren, cs, "", rep, rep_struct->nchildren,
+                                 NULL);
                 free(rep);
                 /* min_size of an element template = its packed element size */
                 int e4 = 0, e8 = 0;
@@ -291,12 +302,17 @@ static void emit_provider_source(const gen_provider *p, FILE *f, unsigned *index
                 emit_template(
                     f, tn, e->tmpl->tid, sf->name, arr, sf->nchildren, cs, e4, e8,
                     gen_template_flags(sf->children, sf->nchildren),
-                    all_bits(sf->children, sf->nchildren, rep_struct->children, rep_struct->nchildren));
+                    all_bits(sf->children, sf->nchildren, rep_struct->children, rep_struct->nchildren), NULL);
             }
-            char arr[400], cs[300];
+            char arr[400], cs[300], names[400], fill[400];
             snprintf(arr, sizeof arr, "%s_fields", base);
             snprintf(cs, sizeof cs, "gcev_%s", fam->cname);
-            emit_field_descs(f, arr, e->tmpl->fields, e->tmpl->nfields, cs, base, fam->fields, fam->nfields);
+            snprintf(names, sizeof names, "%s_names", base);
+            snprintf(fill, sizeof fill, "%s_fill", base);
+            gen_emit_field_names(f, base, e->tmpl);
+            emit_field_descs(f, arr, e->tmpl->fields, e->tmpl->nfields, cs, base, fam->fields, fam->nfields,
+                             names);
+            gen_emit_field_fill(f, base, e->tmpl, fam, cs);
             int min4 = 0, min8 = 0;
             for (size_t i = 0; i < e->tmpl->nfields; i++) {
                 min4 += field_min_size(&e->tmpl->fields[i], 4);
@@ -305,7 +321,8 @@ static void emit_provider_source(const gen_provider *p, FILE *f, unsigned *index
             emit_template(f, base, e->tmpl->tid, NULL, arr, e->tmpl->nfields, cs, min4, min8,
                           gen_template_flags(e->tmpl->fields, e->tmpl->nfields) |
                               (gen_covers_family(e->tmpl, fam) ? (unsigned)GCEV_TF_COVERS_STRUCT : 0u),
-                          gen_all_bits_rep(e->tmpl->fields, e->tmpl->nfields, fam->fields, fam->nfields));
+                          gen_all_bits_rep(e->tmpl->fields, e->tmpl->nfields, fam->fields, fam->nfields),
+                          fill);
             fprintf(f, "\n");
         }
     }
@@ -376,7 +393,8 @@ static void emit_provider_source(const gen_provider *p, FILE *f, unsigned *index
 void gen_emit_source(const gen_model *m, FILE *f)
 {
     gen_banner(m, f);
-    fprintf(f, "#include <gcev/gcev.h>\n\n#include <stddef.h>\n\n#include \"gcev_generated.h\"\n#include "
+    fprintf(f, "#include <gcev/gcev.h>\n\n#include <stddef.h>\n#include <string.h>\n\n#include "
+               "\"gcev_generated.h\"\n#include "
                "\"gcev_quirks.h\"\n\n");
     unsigned index = 0;
     for (size_t pi = 0; pi < m->nproviders; pi++) {
