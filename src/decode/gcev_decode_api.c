@@ -43,6 +43,22 @@ static GCEV_NOINLINE gcev_status decode_sized(const gcev_input *in, gcev_event *
     return gcev_decode(&whole, out, err);
 }
 
+/*
+ * Not an event (or version) of this provider: common in a trace walk that offers every
+ * event of a compiled provider to the decoder. Out of line, so that gcev_decode()'s hot
+ * path keeps no stack frame (the status this needs lives in memory) and reaches the body
+ * as a plain tail call.
+ */
+static GCEV_NOINLINE gcev_status unknown_event(const gcev_input *in, gcev_event *out, gcev_error *err)
+{
+    out->desc = NULL;
+    out->family = GCEV_FAMILY_NONE;
+    out->consumed = out->trailing = 0;
+    gcev_status st;
+    gcev_desc_resolve(in->provider, in->event_id, in->version, &st);
+    return fail(err, st);
+}
+
 gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
 {
     /* The hot path: valid arguments, an input of this library's layout and an event with
@@ -56,14 +72,7 @@ gcev_status gcev_decode(const gcev_input *in, gcev_event *out, gcev_error *err)
         in->size <= UINT32_MAX - 1) {
         const unsigned k = gcev_desc_lookup(in->provider, in->event_id, in->version);
         if (!k) {
-            /* not an event (or version) of this provider: common in a trace walk that
-             * offers every event of a compiled provider to the decoder */
-            out->desc = NULL;
-            out->family = GCEV_FAMILY_NONE;
-            out->consumed = out->trailing = 0;
-            gcev_status st;
-            gcev_desc_resolve(in->provider, in->event_id, in->version, &st);
-            return fail(err, st);
+            return unknown_event(in, out, err);
         }
         {
             const gcev_event_desc *desc = &in->provider->events[k - 1];
