@@ -301,6 +301,14 @@ static GCEV_NOINLINE void put_value_names(const gcev_field_desc *fd, size_t m, g
     }
 }
 
+/* The fill function, then the value names (gcev_fields() without GCEV_FIELD_LAZY_NAMES). */
+static GCEV_NOINLINE size_t fill_named(const gcev_template *t, const gcev_event *ev, gcev_field *out)
+{
+    t->fill(&ev->u, ev->pointer_size == 8, out);
+    put_value_names(t->fields, t->nfields, out);
+    return t->nfields;
+}
+
 /*
  * gcev_fields() when the fill function does not apply (decoding stopped before a field, out
  * has room for fewer, or a template without one): the template, the present mask and the
@@ -347,11 +355,10 @@ size_t gcev_fields(const gcev_event *ev, gcev_field *out, size_t cap, unsigned o
     /* present_fields()'s first test, then room for every field */
     if (t->all_present && (present & t->all_present) == t->all_present && out && cap >= t->nfields &&
         t->fill) {
-        t->fill(&ev->u, ev->pointer_size == 8, out);
-        if (!(options & GCEV_FIELD_LAZY_NAMES)) {
-            put_value_names(t->fields, t->nfields, out);
+        if (options & GCEV_FIELD_LAZY_NAMES) {
+            return t->fill(&ev->u, ev->pointer_size == 8, out); /* tail calls: no frame here */
         }
-        return t->nfields;
+        return fill_named(t, ev, out);
     }
     return fields_general(t, ev, present, out, cap, options);
 }

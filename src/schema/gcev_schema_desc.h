@@ -56,8 +56,9 @@ struct gcev_template {
     uint64_t all_present; /* the present bits of all its fields */
     /* An event template's every field as gcev_fields() gives it (u: the decoded family
      * struct with every field present; wide: 8-byte pointers; out: nfields fields): a copy
-     * of gcev-gen's prototypes and a store per value. NULL for element templates. */
-    void (*fill)(const void *u, unsigned wide, gcev_field *out);
+     * of gcev-gen's prototypes and a store per value; returns nfields (so that gcev_fields()
+     * can end in a tail call). NULL for element templates. */
+    size_t (*fill)(const void *u, unsigned wide, gcev_field *out);
 };
 
 struct gcev_event_desc {

@@ -197,7 +197,7 @@ void gen_emit_field_fill(FILE *f, const char *base, const gen_template *t, const
         wide_used |=
             advance_text(adv, sizeof adv, i, &t->fields[i], gen_store_kind(member_of(&t->fields[i], fam)));
     }
-    fprintf(f, "static void %s_fill(const void *u, unsigned wide, gcev_field *out)\n{\n", base);
+    fprintf(f, "static size_t %s_fill(const void *u, unsigned wide, gcev_field *out)\n{\n", base);
     fprintf(f, "    const %s *s = u;\n", cstruct);
     if (!wide_used) {
         fprintf(f, "    (void)wide;\n");
@@ -230,5 +230,5 @@ void gen_emit_field_fill(FILE *f, const char *base, const gen_template *t, const
         advance_text(adv, sizeof adv, i, fd, store);
         fputs(adv, f);
     }
-    fprintf(f, "}\n");
+    fprintf(f, "    return %zu;\n}\n", t->nfields);
 }
