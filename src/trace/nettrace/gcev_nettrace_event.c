@@ -849,7 +849,9 @@ static GCEV_ALWAYS_INLINE const np_meta *lean_meta_of(gcev_nettrace *np, const n
         if (((F)&128) && !(q = leb_nc32(q, &x_size))) {                                                      \
             goto slow;                                                                                       \
         }                                                                                                    \
-        const uintptr_t nx = (uintptr_t)q + x_size; /* (integers: it may lie past the block) */              \
+        /* integers, 64-bit even where pointers are 32: it may lie past the block, and the sum of            \
+         * an address and a 32-bit size must not wrap below lim */                                           \
+        const uint64_t nx = (uint64_t)(uintptr_t)q + x_size;                                                 \
         if (nx >= lim) {                                                                                     \
             goto slow;                                                                                       \
         }                                                                                                    \
@@ -877,7 +879,7 @@ static GCEV_ALWAYS_INLINE const np_meta *lean_meta_of(gcev_nettrace *np, const n
         if ((F)&8) {                                                                                         \
             np->prev.stack_id = x_stack;                                                                     \
         }                                                                                                    \
-        lean_prefetch(nx);                                                                                   \
+        lean_prefetch((uintptr_t)nx);                                                                        \
         ts = x_ts;                                                                                           \
         tid = x_tid;                                                                                         \
         meta = x_meta;                                                                                       \
@@ -886,14 +888,14 @@ static GCEV_ALWAYS_INLINE const np_meta *lean_meta_of(gcev_nettrace *np, const n
             tail = ptr_tail | lean_tail(x_size, 0);                                                          \
         }                                                                                                    \
         if (filt && skip) {                                                                                  \
-            cur = (const uint8_t *)nx;                                                                       \
+            cur = (const uint8_t *)(uintptr_t)nx;                                                            \
             skipped++;                                                                                       \
             np->prev.payload = q;                                                                            \
             gcev_trace_note_filtered(t, (int64_t)ts); /* as event_skipped does */                            \
             goto next;                                                                                       \
         }                                                                                                    \
         last = cur;                                                                                          \
-        cur = (const uint8_t *)nx;                                                                           \
+        cur = (const uint8_t *)(uintptr_t)nx;                                                                \
         lean_put(ev++, meta, ts, tid, q, psize, tail);                                                       \
         if (ev == end) {                                                                                     \
             goto done;                                                                                       \
