@@ -669,40 +669,6 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_compressed_v45(gcev_trace *t, g
     return st;
 }
 
-/* One lean record from an event's metadata m and header members. */
-static GCEV_ALWAYS_INLINE void lean_emit(gcev_trace_lean *ev, uint32_t struct_size, uint8_t pointer_size,
-                                         const np_meta *m, uint64_t ts, uint64_t tid, const uint8_t *payload,
-                                         uint32_t payload_size)
-{
-    ev->struct_size = struct_size;
-    ev->event_id = m->image.event_id;
-    ev->version = m->image.version;
-    ev->provider = m->image.provider;
-    ev->kind = m;
-    ev->timestamp = (int64_t)ts;
-    ev->thread_id = tid;
-    ev->payload = payload_size ? payload : NULL;
-    ev->payload_size = payload_size;
-    ev->pointer_size = pointer_size;
-    ev->no_event_id = 0;
-}
-
-gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err)
-{
-    gcev_nettrace *np = t->impl;
-    const np_meta *m = NULL;
-    uint64_t off = 0;
-    gcev_status st = v45_advance(t, np, &m, &off, err);
-    if (st != GCEV_OK) {
-        return st;
-    }
-    const np_hdr *h = &np->prev;
-    np->lean_meta = m;
-    np->lean_off = off;
-    lean_emit(ev, ev->struct_size, t->info.pointer_size, m, h->ts, h->tid, h->payload, h->payload_size);
-    return GCEV_OK;
-}
-
 /* v45_advance out of the batch loop, which it would crowd (the loop's state is in np). */
 static GCEV_NOINLINE gcev_status lean_slow(gcev_trace *t, gcev_nettrace *np, const np_meta **mp,
                                            uint64_t *offp, gcev_error *err)
@@ -796,6 +762,26 @@ static GCEV_ALWAYS_INLINE void lean_put(gcev_trace_lean *ev, const np_meta *m, u
     ev->thread_id = tid;
     ev->payload = payload_size ? payload : NULL;
     memcpy((unsigned char *)ev + offsetof(gcev_trace_lean, payload_size), &tail, sizeof tail);
+}
+
+/* One event by the per-event path, as a lean record. */
+gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err)
+{
+    gcev_nettrace *np = t->impl;
+    const np_meta *m = NULL;
+    uint64_t off = 0;
+    gcev_status st = v45_advance(t, np, &m, &off, err);
+    if (st != GCEV_OK) {
+        return st;
+    }
+    const np_hdr *h = &np->prev;
+    np->lean_meta = m;
+    np->lean_off = off;
+    const uint32_t struct_size = ev->struct_size; /* the caller's, which lean_put's head replaces */
+    lean_put(ev, m, h->ts, h->tid, h->payload, h->payload_size,
+             lean_tail(h->payload_size, t->info.pointer_size));
+    ev->struct_size = struct_size;
+    return GCEV_OK;
 }
 
 /* The metadata of id as event_meta finds it, NULL for id 0 (the batch leaves those events to
