@@ -34,6 +34,10 @@ unsigned gen_template_flags(const gen_field *fields, size_t n);
 unsigned long long gen_all_bits_rep(const gen_field *fields, size_t n, gen_field *const *rep, size_t nrep);
 /* Every member of the family struct written at its full width (8-byte pointers)? */
 int gen_covers_family(const gen_template *t, const gen_family *fam);
+/* The gcev_type enumerator (GCEV_T_*) of a generator type number. */
+const char *gen_type_enum(int t);
+/* The family member of a template field, by name, and its place (*bit, when not NULL); NULL when absent. */
+const gen_field *gen_family_member(const gen_family *fam, const gen_field *fd, size_t *bit);
 
 /* emit_fields.c (into gcev_events.c): an event template's field names, which its descriptors
  * and prototypes share, as `static const char <base>_names[][]`... */

@@ -199,3 +199,28 @@ int gen_covers_family(const gen_template *t, const gen_family *fam)
     }
     return 1;
 }
+
+/* gcev_type enumerator names, by the generator's type number (the same numbering). */
+const char *gen_type_enum(int t)
+{
+#define GEN_TYPE_ENUM_NAME_(name, manifest_name, w4, w8, a4, a8) "GCEV_T_" #name,
+    static const char *const names[T_COUNT_] = {GCEV_TYPE_LIST(GEN_TYPE_ENUM_NAME_)};
+#undef GEN_TYPE_ENUM_NAME_
+    return names[t];
+}
+
+/* The family's member a template field lands in, by name (the widest version's, whose store
+ * the C member has), and its place in the family (*bit, when bit is not NULL); NULL when the
+ * family has no such member. */
+const gen_field *gen_family_member(const gen_family *fam, const gen_field *fd, size_t *bit)
+{
+    for (size_t b = 0; b < fam->nfields; b++) {
+        if (!strcmp(fam->fields[b]->name, fd->name)) {
+            if (bit) {
+                *bit = b;
+            }
+            return fam->fields[b];
+        }
+    }
+    return NULL;
+}

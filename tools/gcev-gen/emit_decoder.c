@@ -181,14 +181,11 @@ static unsigned body_size(const gen_event *e, int ps)
 
 static const gen_field *rep_of(const gen_family *fam, const gen_field *fd, size_t *bit)
 {
-    for (size_t b = 0; b < fam->nfields; b++) {
-        if (!strcmp(fam->fields[b]->name, fd->name)) {
-            *bit = b;
-            return fam->fields[b];
-        }
+    const gen_field *r = gen_family_member(fam, fd, bit);
+    if (!r) {
+        gen_fail(fd->file, fd->line, "field '%s' is not a member of its family", fd->name);
     }
-    gen_fail(fd->file, fd->line, "field '%s' is not a member of its family", fd->name);
-    return NULL;
+    return r;
 }
 
 static int is_signed_int(int t)
@@ -265,13 +262,6 @@ static void emit_scalar_store(FILE *f, const gen_family *fam, const gen_field *f
     }
 }
 
-/* gcev_type enumerator names, by the generator's type number (the same numbering). */
-static const char *const type_enums[T_COUNT_] = {
-#define GEN_TYPE_ENUM_NAME_(name, manifest_name, w4, w8, a4, a8) "GCEV_T_" #name,
-    GCEV_TYPE_LIST(GEN_TYPE_ENUM_NAME_)
-#undef GEN_TYPE_ENUM_NAME_
-};
-
 /*
  * A string or blob of an earlier field's length: one bounds check, the member points
  * into the payload (the engine's checks and stores, in its order).
@@ -331,7 +321,7 @@ static void emit_array(FILE *f, const gen_provider *prov, const gen_family *fam,
         "        o->%s.data = p + pos;\n        o->%s.size = (uint32_t)(count * stride);\n"
         "        o->%s.count = (uint32_t)count;\n        o->%s.stride = (uint16_t)stride;\n"
         "        o->%s.pointer_size = %d;\n        o->%s.elem_type = %s;\n",
-        mn, mn, mn, mn, mn, ps, mn, type_enums[af->type]);
+        mn, mn, mn, mn, mn, ps, mn, gen_type_enum(af->type));
     if (af->type == T_STRUCT) {
         const size_t ev_index = (size_t)(e - prov->events);
         fprintf(f,

@@ -18,23 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *gcev_type_enum(int t)
-{
-#define GEN_TYPE_ENUM_NAME_(name, manifest_name, w4, w8, a4, a8) "GCEV_T_" #name,
-    static const char *const names[T_COUNT_] = {GCEV_TYPE_LIST(GEN_TYPE_ENUM_NAME_)};
-#undef GEN_TYPE_ENUM_NAME_
-    return names[t];
-}
-
 /* The family's member a template field lands in (the widest version's: its store). */
 static const gen_field *member_of(const gen_field *fd, const gen_family *fam)
 {
-    for (size_t b = 0; b < fam->nfields; b++) {
-        if (!strcmp(fam->fields[b]->name, fd->name)) {
-            return fam->fields[b];
-        }
-    }
-    return fd;
+    const gen_field *m = gen_family_member(fam, fd, NULL);
+    return m ? m : fd;
 }
 
 /* Index of the first field without a fixed wire size, or n. */
@@ -70,7 +58,7 @@ static void emit_protos(FILE *f, const char *base, const gen_template *t, const 
     for (size_t i = 0; i < t->nfields; i++) {
         const gen_field *fd = &t->fields[i];
         const int w = gen_field_wire(fd, ps);
-        fprintf(f, "        {.name = %s_names[%zu], .type = %s", base, i, gcev_type_enum(fd->type));
+        fprintf(f, "        {.name = %s_names[%zu], .type = %s", base, i, gen_type_enum(fd->type));
         if (w == 0 && gen_store_kind(member_of(fd, fam)) == GCEV_S_ARRAY) {
             fprintf(f, ", .is_array = 1");
         }

@@ -12,14 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *gcev_type_enum(int t)
-{
-#define GEN_TYPE_ENUM_NAME_(name, manifest_name, w4, w8, a4, a8) "GCEV_T_" #name,
-    static const char *const names[T_COUNT_] = {GCEV_TYPE_LIST(GEN_TYPE_ENUM_NAME_)};
-#undef GEN_TYPE_ENUM_NAME_
-    return names[t];
-}
-
 /* Template flags as the C expression the tables carry. */
 static void flags_expr(unsigned flags, char *out, size_t n)
 {
@@ -105,7 +97,7 @@ static void emit_field_descs(FILE *f, const char *arrname, const gen_field *fiel
             f,
             ".type = %s, .store = %s, .out_type = %s, .present_bit = %zu,\n"
             "     .offset = offsetof(%s, %s), .count_field = %d, .fixed_count = %u, .length_field = %d,\n",
-            gcev_type_enum(fd->type), gen_store_name(member),
+            gen_type_enum(fd->type), gen_store_name(member),
             fd->out_hex ? "GCEV_OUT_HEX" : "GCEV_OUT_DEFAULT", bit, cstruct, mn, fd->count_index,
             fd->fixed_count, fd->length_index);
         if (fd->map_ref) {
