@@ -324,12 +324,7 @@ static GCEV_NOINLINE size_t fields_general(const gcev_template *t, const gcev_ev
         return n;
     }
     const size_t m = n < cap ? n : cap;
-    if (m == t->nfields && t->fill) {
-        t->fill(base, ev->pointer_size == 8, out);
-        if (!(options & GCEV_FIELD_LAZY_NAMES)) {
-            put_value_names(t->fields, m, out);
-        }
-    } else if (options & GCEV_FIELD_LAZY_NAMES) {
+    if (options & GCEV_FIELD_LAZY_NAMES) {
         fill_fields(t->fields, m, out, base, ev->pointer_size, 1);
     } else {
         fill_fields(t->fields, m, out, base, ev->pointer_size, 0);
