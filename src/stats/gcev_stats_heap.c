@@ -26,13 +26,13 @@ static int is_bgc(const gcev_stats_gc *g)
 
 /* ---- heap histories ----------------------------------------------------------- */
 
-static void on_per_heap_history(gcev_stats *s, stats_proc *p, const gcev_gc_per_heap_history *e)
+static void on_per_heap_history(gcev_stats *s, stats_proc *p, const gcev_gc_per_heap_history *e, uint64_t tid)
 {
     if (!(e->present & GCEV_GC_PER_HEAP_HISTORY_HAS_VALUES)) {
         p->version_mismatch = 1; /* TraceEvent: not VersionRecognized (payload too short) */
         return;
     }
-    long gi = gcev_stats_detail_target(s, p, STATS_Q_LATE_HISTORY);
+    long gi = gcev_stats_detail_target(s, p, tid, STATS_Q_LATE_HISTORY);
     if (gi < 0) {
         return;
     }
@@ -96,6 +96,11 @@ static void on_per_heap_history(gcev_stats *s, stats_proc *p, const gcev_gc_per_
     }
     uint32_t heap = (e->present & GCEV_GC_PER_HEAP_HISTORY_HAS_HEAP_INDEX) ? e->heap_index : seq;
     stats_heap *r = gcev_stats_heap_rec(s, gi, heap);
+    if (r && r->hist_seq != UINT32_MAX && s->compat) {
+        /* TraceEvent lists every history it gives the GC: a second one of this heap gets its own
+         * record, so the list, the survival mean and the next GC's allocation are TraceEvent's */
+        r = gcev_stats_heap_rec_new(s, gi, heap);
+    }
     if (!r) {
         return;
     }
@@ -123,13 +128,14 @@ static void on_per_heap_history(gcev_stats *s, stats_proc *p, const gcev_gc_per_
     memcpy(h->gens, gd, sizeof gd);
 }
 
-static void global_history(gcev_stats *s, stats_proc *p, const gcev_gc_global_heap_history *e, int is_private)
+static void global_history(gcev_stats *s, stats_proc *p, const gcev_gc_global_heap_history *e, int is_private,
+                           uint64_t tid)
 {
     if ((e->present & GCEV_GC_GLOBAL_HEAP_HISTORY_HAS_NUM_HEAPS) && !p->has_first_num_heaps) {
         p->first_num_heaps = e->num_heaps;
         p->has_first_num_heaps = 1;
     }
-    long gi = gcev_stats_detail_target(s, p, STATS_Q_LATE_HISTORY);
+    long gi = gcev_stats_detail_target(s, p, tid, STATS_Q_LATE_HISTORY);
     if (gi < 0) {
         return;
     }
@@ -196,7 +202,7 @@ static void global_history(gcev_stats *s, stats_proc *p, const gcev_gc_global_he
 }
 
 static void on_private_global_history(gcev_stats *s, stats_proc *p,
-                                      const gcev_private_gc_global_heap_history *e)
+                                      const gcev_private_gc_global_heap_history *e, uint64_t tid)
 {
     gcev_gc_global_heap_history h;
     memset(&h, 0, sizeof h);
@@ -212,7 +218,7 @@ static void on_private_global_history(gcev_stats *s, stats_proc *p,
     if (e->present & GCEV_PRIVATE_GC_GLOBAL_HEAP_HISTORY_HAS_GLOBAL_MECHANISMS) {
         h.present |= GCEV_GC_GLOBAL_HEAP_HISTORY_HAS_GLOBAL_MECHANISMS;
     }
-    global_history(s, p, &h, 1);
+    global_history(s, p, &h, 1, tid);
 }
 
 /* ---- marks -------------------------------------------------------------------- */
@@ -402,11 +408,12 @@ static void on_join(gcev_stats *s, stats_proc *p, uint32_t heap, uint32_t join_t
 
 /* ---- background GC ------------------------------------------------------------- */
 
-static void bgc_event(gcev_stats *s, stats_proc *p, unsigned which, double ms)
+static void bgc_event(gcev_stats *s, stats_proc *p, unsigned which, double ms, uint64_t tid)
 {
     if (p->current_bgc < 0) {
         return;
     }
+    gcev_stats_note_bgc_thread(s, p, tid); /* the BGC's phases are logged by its own thread */
     gcev_stats_gc *g = &s->gcs[p->current_bgc];
     /* BGCCurrentPhase (TMP L1037-1085) */
     static const int phase_of[GCEV_STATS_BGC_EVENTS] = {0, 1, -1, 2, -1, 3, -1, -1, -1, -1};
@@ -495,11 +502,11 @@ static void loh_wait(gcev_stats *s, long gi, uint64_t tid, uint32_t reason, int 
 
 /* ---- GCDynamicEvent ------------------------------------------------------------- */
 
-static void on_dynamic(gcev_stats *s, stats_proc *p, const gcev_event *outer)
+static void on_dynamic(gcev_stats *s, stats_proc *p, const gcev_event *outer, uint64_t tid)
 {
     gcev_event in;
     gcev_status st = gcev_decode_dynamic(outer, &in, NULL);
-    long gi = gcev_stats_detail_target(s, p, STATS_Q_LATE_HISTORY);
+    long gi = gcev_stats_detail_target(s, p, tid, STATS_Q_LATE_HISTORY);
     if (gi < 0) {
         return;
     }
@@ -535,16 +542,16 @@ int gcev_stats_heap_event(gcev_stats *s, stats_proc *p, const gcev_event *ev, do
     const gcev_union *u = &ev->u;
     switch (ev->family) {
     case GCEV_FAMILY_GC_PER_HEAP_HISTORY:
-        on_per_heap_history(s, p, &u->gc_per_heap_history);
+        on_per_heap_history(s, p, &u->gc_per_heap_history, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_GC_PER_HEAP_HISTORY:
         p->version_mismatch = 1; /* V1/V2 carry no data: TraceEvent's VersionRecognized is false */
         return 1;
     case GCEV_FAMILY_GC_GLOBAL_HEAP_HISTORY:
-        global_history(s, p, &u->gc_global_heap_history, 0);
+        global_history(s, p, &u->gc_global_heap_history, 0, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_GC_GLOBAL_HEAP_HISTORY:
-        on_private_global_history(s, p, &u->private_gc_global_heap_history);
+        on_private_global_history(s, p, &u->private_gc_global_heap_history, tid);
         return 1;
     case GCEV_FAMILY_GC_MARK_WITH_TYPE:
         mark(s, p, u->gc_mark_with_type.heap_num, u->gc_mark_with_type.type,
@@ -593,34 +600,34 @@ int gcev_stats_heap_event(gcev_stats *s, stats_proc *p, const gcev_event *ev, do
         on_join(s, p, u->private_gc_join.heap, u->private_gc_join.join_time, ms);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC_BEGIN:
-        bgc_event(s, p, GCEV_STATS_BGC_BEGIN, ms);
+        bgc_event(s, p, GCEV_STATS_BGC_BEGIN, ms, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC1ST_NON_CON_END:
-        bgc_event(s, p, GCEV_STATS_BGC_1ST_NONCON_END, ms);
+        bgc_event(s, p, GCEV_STATS_BGC_1ST_NONCON_END, ms, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC1ST_CON_END:
-        bgc_event(s, p, GCEV_STATS_BGC_1ST_CON_END, ms);
+        bgc_event(s, p, GCEV_STATS_BGC_1ST_CON_END, ms, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC2ND_NON_CON_BEGIN:
-        bgc_event(s, p, GCEV_STATS_BGC_2ND_NONCON_BEGIN, ms);
+        bgc_event(s, p, GCEV_STATS_BGC_2ND_NONCON_BEGIN, ms, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC2ND_NON_CON_END:
-        bgc_event(s, p, GCEV_STATS_BGC_2ND_NONCON_END, ms);
+        bgc_event(s, p, GCEV_STATS_BGC_2ND_NONCON_END, ms, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC2ND_CON_BEGIN:
-        bgc_event(s, p, GCEV_STATS_BGC_2ND_CON_BEGIN, ms);
+        bgc_event(s, p, GCEV_STATS_BGC_2ND_CON_BEGIN, ms, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC2ND_CON_END:
-        bgc_event(s, p, GCEV_STATS_BGC_2ND_CON_END, ms);
+        bgc_event(s, p, GCEV_STATS_BGC_2ND_CON_END, ms, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC_PLAN_END:
-        bgc_event(s, p, GCEV_STATS_BGC_PLAN_END, ms);
+        bgc_event(s, p, GCEV_STATS_BGC_PLAN_END, ms, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC_SWEEP_END:
-        bgc_event(s, p, GCEV_STATS_BGC_SWEEP_END, ms);
+        bgc_event(s, p, GCEV_STATS_BGC_SWEEP_END, ms, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC1ST_SWEEP_END:
-        bgc_event(s, p, GCEV_STATS_BGC_1ST_SWEEP_END, ms);
+        bgc_event(s, p, GCEV_STATS_BGC_1ST_SWEEP_END, ms, tid);
         return 1;
     case GCEV_FAMILY_PRIVATE_BGC_REVISIT:
         on_revisit(s, p, &u->private_bgc_revisit);
@@ -632,7 +639,7 @@ int gcev_stats_heap_event(gcev_stats *s, stats_proc *p, const gcev_event *ev, do
         loh_wait(s, last_bgc(s, p), tid, u->private_bgc_alloc_wait_end.reason, 0, ms);
         return 1;
     case GCEV_FAMILY_GC_DYNAMIC_EVENT:
-        on_dynamic(s, p, ev);
+        on_dynamic(s, p, ev, tid);
         return 1;
     case GCEV_FAMILY_FINALIZE_OBJECT:
         p->finalized++;

@@ -60,6 +60,10 @@ enum {
         1u << 12, /* the RestartEEEnd of a SuspendForGCPrep suspension while a blocking GC
                    * without GCEnd (lost) is current adds the suspension to that GC's
                    * pause as a BGC final pause (TMP GCRestartEEStop, AddConcurrentPauseTime) */
+    STATS_Q_BGC_DETAIL_TO_FOREGROUND =
+        1u << 13, /* a BGC's histories (or GCDynamicEvent) logged by its own thread while a
+                   * foreground GC is still current (between its RestartEEBegin and RestartEEEnd) go
+                   * to the foreground GC, which then has two histories of a heap (TMP GetCurrentGC) */
 };
 
 /* Per-heap record and what only the model needs about it. */
@@ -87,6 +91,8 @@ typedef struct stats_gcx {
     uint32_t hist_count;                       /* GCPerHeapHistory events used */
     uint64_t hist_size_after[GCEV_STATS_GENS]; /* their SizeAfter sums */
     uint32_t dup_histories;
+    uint64_t bgc_thread; /* a BGC's own thread (its SuspendForGCPrep, its private BGC events) */
+    uint8_t has_bgc_thread;
     uint8_t is_concurrent; /* TMP's IsConcurrentGC: RestartEE before GCEnd */
     uint8_t restarted;     /* a blocking GC whose pause ended (RestartEEEnd after its GCEnd) */
     uint8_t heaps_sorted;
@@ -202,11 +208,16 @@ stats_proc *gcev_stats_proc(gcev_stats *s, uint32_t pid);
 long gcev_stats_new_gc(gcev_stats *s, stats_proc *p);
 /* TMP GetCurrentGC: p's last GC when not complete, else its BGC in progress; -1 if none. */
 long gcev_stats_current(const gcev_stats *s, const stats_proc *p);
-/* The GC detail events (histories, marks, pins ...) go to: GetCurrentGC, and in the normal mode,
- * when there is none, the last completed GC if it is a BGC (quirk LATE_HISTORY). -1 if none. */
-long gcev_stats_detail_target(gcev_stats *s, stats_proc *p, uint32_t quirk);
+/* The GC of a history or GCDynamicEvent logged by thread tid: GetCurrentGC, and in the normal mode
+ * the BGC in progress when tid is its thread (quirk BGC_DETAIL_TO_FOREGROUND) or, when there is
+ * no current GC, the last completed GC if it is a BGC (quirk `quirk`). -1 if none. */
+long gcev_stats_detail_target(gcev_stats *s, stats_proc *p, uint64_t tid, uint32_t quirk);
+/* Notes tid as the thread of the BGC in progress, if there is one. */
+void gcev_stats_note_bgc_thread(gcev_stats *s, const stats_proc *p, uint64_t tid);
 /* The record of heap `heap` of GC gi (created when new), or NULL (limit reached or out of memory). */
 stats_heap *gcev_stats_heap_rec(gcev_stats *s, long gi, uint32_t heap);
+/* A new record of that heap, even when the GC has one (compat mode's second history of a heap). */
+stats_heap *gcev_stats_heap_rec_new(gcev_stats *s, long gi, uint32_t heap);
 /* Marks GC gi complete (TMP OnEnd at its first call): computes the pin sizes, frees the pin lists. */
 void gcev_stats_complete(gcev_stats *s, long gi);
 /* The pin sizes of GC gi from its pin lists (TMP GetPinnedObjectSizes, GetPinnedObjectPercentage). */

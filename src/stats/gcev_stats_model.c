@@ -79,7 +79,8 @@ static void slot_end(gcev_stats *s, stats_proc *p, uint64_t tid, double ms, int 
 
 /* ---- events -------------------------------------------------------------------- */
 
-static void on_suspend_begin(stats_proc *p, const gcev_gc_suspend_ee_begin *e, double ms, uint64_t tid)
+static void on_suspend_begin(gcev_stats *s, stats_proc *p, const gcev_gc_suspend_ee_begin *e, double ms,
+                             uint64_t tid)
 {
     slot_begin(p, tid, ms);
     uint32_t reason = (e->present & GCEV_GC_SUSPEND_EE_BEGIN_HAS_REASON) ? e->reason : 0;
@@ -91,6 +92,7 @@ static void on_suspend_begin(stats_proc *p, const gcev_gc_suspend_ee_begin *e, d
     case SUSPEND_FOR_GC_PREP:
         p->has_tid_bgc = 1;
         p->tid_bgc = tid;
+        gcev_stats_note_bgc_thread(s, p, tid); /* a BGC suspends for its final mark on its own thread */
         break;
     default:
         p->has_tid_other = 1;
@@ -428,7 +430,7 @@ gcev_status gcev_stats_model_event(gcev_stats *s, stats_proc *p, const gcev_even
         on_gc_end(s, p, &ev->u.gc_end, ms);
         break;
     case GCEV_FAMILY_GC_SUSPEND_EE_BEGIN:
-        on_suspend_begin(p, &ev->u.gc_suspend_ee_begin, ms, tid);
+        on_suspend_begin(s, p, &ev->u.gc_suspend_ee_begin, ms, tid);
         break;
     case GCEV_FAMILY_GC_SUSPEND_EE_END:
         on_suspend_end(s, p, ms, tid);

@@ -160,9 +160,26 @@ long gcev_stats_current(const gcev_stats *s, const stats_proc *p)
     return p->current_bgc;
 }
 
-long gcev_stats_detail_target(gcev_stats *s, stats_proc *p, uint32_t quirk)
+void gcev_stats_note_bgc_thread(gcev_stats *s, const stats_proc *p, uint64_t tid)
+{
+    if (p->current_bgc >= 0) {
+        s->gcx[p->current_bgc].bgc_thread = tid;
+        s->gcx[p->current_bgc].has_bgc_thread = 1;
+    }
+}
+
+long gcev_stats_detail_target(gcev_stats *s, stats_proc *p, uint64_t tid, uint32_t quirk)
 {
     long gi = gcev_stats_current(s, p);
+    long b = p->current_bgc;
+    if (gi >= 0 && b >= 0 && gi != b && s->gcx[b].has_bgc_thread && s->gcx[b].bgc_thread == tid) {
+        /* The BGC's thread logs its histories at the BGC's end, which may fall inside a
+         * foreground GC's restart (after its GCEnd and RestartEEBegin, before its RestartEEEnd);
+         * the foreground GC runs on another thread. TraceEvent gives them to the foreground GC. */
+        s->gcx[gi].quirks |= STATS_Q_BGC_DETAIL_TO_FOREGROUND;
+        s->gcx[b].quirks |= STATS_Q_BGC_DETAIL_TO_FOREGROUND;
+        return s->compat ? gi : b;
+    }
     if (gi >= 0 || p->last_completed < 0) {
         return gi;
     }
@@ -186,6 +203,12 @@ stats_heap *gcev_stats_heap_rec(gcev_stats *s, long gi, uint32_t heap)
             return &x->heaps[i];
         }
     }
+    return gcev_stats_heap_rec_new(s, gi, heap);
+}
+
+stats_heap *gcev_stats_heap_rec_new(gcev_stats *s, long gi, uint32_t heap)
+{
+    stats_gcx *x = &s->gcx[gi];
     if (s->gcs[gi].flags & GCEV_STATS_GC_HEAPS_DROPPED) {
         return NULL;
     }

@@ -370,7 +370,11 @@ static gcev_status process_summary(gcev_stats *s, stats_proc *p)
 static int heap_order(const void *pa, const void *pb)
 {
     const stats_heap *a = pa, *b = pb;
-    return (a->pub.heap > b->pub.heap) - (a->pub.heap < b->pub.heap);
+    if (a->pub.heap != b->pub.heap) {
+        return a->pub.heap > b->pub.heap ? 1 : -1;
+    }
+    /* two records of a heap (compat mode's second history): in arrival order, as TraceEvent lists them */
+    return (a->hist_seq > b->hist_seq) - (a->hist_seq < b->hist_seq);
 }
 
 gcev_status gcev_stats_summary_finish(gcev_stats *s)

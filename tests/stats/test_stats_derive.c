@@ -17,6 +17,7 @@
 #include <gcev/gcev_stats.h>
 #include <gcev/gcev_writer.h>
 
+#include "gcev_stats_internal.h" /* gcev_stats_gc_quirks, STATS_Q_* */
 #include "testutil.h"
 #include "stats_scenarios.h"
 #include "stats_sink.h"
@@ -132,6 +133,31 @@ static void test_stats_scenarios_corrected(void **state)
     assert_int_equal(w->reason, 11);
     assert_true(near(w->begin_ms, 34.0) && near(w->end_ms, 36.5));
     gcev_stats_free(s);
+
+    /* the BGC's histories inside a foreground GC's restart: the BGC's (its thread logged them);
+     * in compat mode the foreground GC's second record of heap 0, as TraceEvent lists it */
+    for (int compat = 0; compat < 2; compat++) {
+        s = scenario("bgc-history-in-restart", compat);
+        const gcev_stats_gc *bgc = gcev_stats_gc_find(s, 2), *fg = gcev_stats_gc_find(s, 3);
+        const gcev_stats_gc *next = gcev_stats_gc_find(s, 4);
+        assert_true(gcev_stats_gc_quirks(s, fg) & STATS_Q_BGC_DETAIL_TO_FOREGROUND);
+        assert_int_equal(fg->heaps, compat ? 2 : 1);
+        assert_int_equal(fg->condemned_generation, compat ? 2 : 0);
+        assert_int_equal(bgc->heaps, compat ? 0 : 1);
+        assert_int_equal(!!(bgc->present & GCEV_STATS_GC_HAS_GLOBAL_HISTORY), !compat);
+        if (!compat) {
+            assert_int_equal(bgc->condemned_generation, 2);
+            assert_true(gcev_stats_gc_heap_at(s, bgc, 0)->present & GCEV_STATS_HEAPREC_HAS_HISTORY);
+        } else {
+            /* in arrival order: the foreground GC's own gen0 history first */
+            assert_true(gcev_stats_gc_heap_at(s, fg, 0)->condemn_reasons0 == 0);
+            assert_true(gcev_stats_gc_heap_at(s, fg, 1)->condemn_reasons0 == 1u << 2);
+        }
+        /* the next GC's allocation: from the foreground GC's own history, the 200000 bytes of
+         * its two allocation ticks, in both modes */
+        assert_int_equal(next->allocated_since_last_gc, 200000);
+        gcev_stats_free(s);
+    }
 
     /* the trace ends inside GC 3: its values from the events there are */
     s = scenario("incomplete", 0);

@@ -316,8 +316,8 @@ static uint32_t bgc_begin(double t)
     return NG;
 }
 
-/* Its final phase on the BGC thread (SuspendForGCPrep at t), GCEnd and GCHeapStats. */
-static void bgc_end(double t, uint32_t n, const heap *before)
+/* Its final mark on the BGC thread (SuspendForGCPrep at t) and its second concurrent phase, to t + 4.0. */
+static void bgc_final_mark(double t)
 {
     put_private(13, 0, blank(), t - 2.0, SCEN_TID_BGC); /* BGC1stConEnd */
     suspend(t, SCEN_TID_BGC, R_FOR_GC_PREP);
@@ -327,10 +327,22 @@ static void bgc_end(double t, uint32_t n, const heap *before)
     restart(t + 0.8, SCEN_TID_BGC);
     put_private(16, 0, blank(), t + 0.9, SCEN_TID_BGC); /* BGC2ndConBegin */
     put_private(17, 0, blank(), t + 4.0, SCEN_TID_BGC); /* BGC2ndConEnd */
-    histories(t + 4.5, SCEN_TID_BGC, 2, before, 0);
-    gc_end(t + 5.0, SCEN_TID_BGC, n, 2);
+}
+
+/* Its GCEnd at t and GCHeapStats on the BGC thread. */
+static void bgc_gc_end(double t, uint32_t n)
+{
+    gc_end(t, SCEN_TID_BGC, n, 2);
     uint64_t promoted[5] = {0, 0, H.size[2], H.size[3], H.size[4]};
-    heap_stats(t + 5.1, SCEN_TID_BGC, promoted);
+    heap_stats(t + 0.1, SCEN_TID_BGC, promoted);
+}
+
+/* Its final phase: the final mark at t, the histories, GCEnd and GCHeapStats. */
+static void bgc_end(double t, uint32_t n, const heap *before)
+{
+    bgc_final_mark(t);
+    histories(t + 4.5, SCEN_TID_BGC, 2, before, 0);
+    bgc_gc_end(t + 5.0, n);
 }
 
 /* ---- the scenarios ------------------------------------------------------------------ */
@@ -504,6 +516,32 @@ static void frag_infinity(scen_emit_fn emit, void *ctx)
     blocking(90.0, 0, NULL);
 }
 
+/* The BGC's thread logs its histories while a foreground GC restarts the runtime (after that
+ * GC's GCEnd and RestartEEBegin, before its RestartEEEnd), as a .NET 10 capture of seg-gc did
+ * in about 1 run of 12. TraceEvent gives them to the foreground GC, its current GC (TMP
+ * GetCurrentGC): two histories of heap 0 there, the BGC's condemned generation, none for the
+ * BGC, and the next GC's allocation from the foreground GC's first history. gcev gives them to
+ * the BGC, whose thread logged them; --compat traceevent reproduces TraceEvent. */
+static void bgc_history_in_restart(scen_emit_fn emit, void *ctx)
+{
+    begin(emit, ctx);
+    blocking(10.0, 0, NULL);
+    heap before = H;
+    uint32_t n = bgc_begin(30.0);
+    bgc_final_mark(40.0);
+    allocate_before(60.0);
+    suspend(60.0, SCEN_TID, R_FOR_GC);
+    suspend_end(60.1, SCEN_TID);
+    gc_opts o = {.type = T_FOREGROUND};
+    collect(60.2, 0, &o);                         /* GCEnd at 61.2, GCHeapStats at 61.3 */
+    put(7, 1, blank(), 61.5, SCEN_TID);           /* its RestartEEBegin */
+    histories(61.6, SCEN_TID_BGC, 2, &before, 0); /* the BGC's */
+    put(3, 1, blank(), 61.8, SCEN_TID);           /* its RestartEEEnd */
+    bgc_gc_end(62.5, n);
+    blocking(90.0, 0, NULL);
+    blocking(110.0, 1, NULL);
+}
+
 const stats_scenario stats_scenarios[] = {
     {"no-suspension", STATS_Q_NO_SUSPENSION, "a GCStart with no suspension in progress", no_suspension, 0},
     {"stale-suspend-end", STATS_Q_STALE_SUSPEND_END, "a suspension without SuspendEEEnd", stale_suspend_end,
@@ -517,6 +555,8 @@ const stats_scenario stats_scenarios[] = {
     {"gcstart-twice", 0, "GCStart V1 then V2 for each GC (.NET Framework)", gcstart_twice, 0},
     {"private-only", 0, "only the private provider's histories and marks", private_only, 0},
     {"frag-infinity", 0, "a BGC whose gen0 is 0 bytes after with free space", frag_infinity, 1},
+    {"bgc-history-in-restart", STATS_Q_BGC_DETAIL_TO_FOREGROUND,
+     "the BGC's histories inside a foreground GC's restart", bgc_history_in_restart, 0},
 };
 const size_t stats_scenario_count = sizeof stats_scenarios / sizeof stats_scenarios[0];
 
