@@ -19,6 +19,22 @@
  * join_heap_restart 100 and join_heap_r_restart 200). */
 enum { JOIN_HEAP_RESTART = 100 };
 
+/* .NET's (long) of a double, saturating since .NET 9 (NaN is 0): a hostile history's rate can
+ * be far out of int64_t's range, where C's own conversion is undefined. */
+static int64_t te_long(double v)
+{
+    if (v != v) {
+        return 0;
+    }
+    if (v >= 9223372036854775808.0) {
+        return INT64_MAX;
+    }
+    if (v < -9223372036854775808.0) {
+        return INT64_MIN;
+    }
+    return (int64_t)v;
+}
+
 static int is_bgc(const gcev_stats_gc *g)
 {
     return (g->present & GCEV_STATS_GC_HAS_TYPE) && g->type == GCEV_STATS_BACKGROUND;
@@ -73,7 +89,7 @@ static void on_per_heap_history(gcev_stats *s, stats_proc *p, const gcev_gc_per_
         /* TraceEvent's SurvRate (V3): (long)(Out * 100.0 / ObjSpaceBefore), 0 when that is 0 */
         int64_t osb = (int64_t)(v.size_before - v.free_list_before - v.free_obj_before);
         int64_t out = (int64_t)(v.pinned_surv + v.none_pinned_surv);
-        d->surv_rate = osb == 0 ? 0 : (uint32_t)(int64_t)((double)out * 100.0 / (double)osb);
+        d->surv_rate = osb == 0 ? 0 : (uint32_t)te_long((double)out * 100.0 / (double)osb);
         gcev_stats_gen_heap *h = &STATS_GENS(s, g)[i];
         h->size_before += v.size_before;
         h->frag_before += v.free_list_before + v.free_obj_before;

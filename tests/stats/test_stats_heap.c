@@ -21,6 +21,40 @@
 #include "testutil.h"
 #include "stats_sink.h"
 
+/* A hostile history whose survivors dwarf its object space: the survival rate saturates as
+ * .NET's (long) does (TraceEvent's SurvRate), where C's own conversion would be undefined. */
+static void test_stats_hostile_survival_rate_saturates(void **state)
+{
+    (void)state;
+    sink k;
+    new_writer(&k, 8);
+    suspend(&k, 1.0, TID_GC, R_SUSPEND_FOR_GC);
+    gc_start(&k, 2.0, TID_GC, 1, 0, 0, GCEV_STATS_BLOCKING);
+    /* one generation: SizeBefore [0] 1 byte, NonePinnedSurv [8] 2^62 bytes */
+    uint8_t vals[10 * 8];
+    memset(vals, 0, sizeof vals);
+    vals[0] = 1;
+    vals[8 * 8 + 7] = 0x40;
+    gcev_event ev;
+    ev_clear(&ev);
+    gcev_gc_per_heap_history *ph = &ev.u.gc_per_heap_history;
+    ph->count = 1;
+    ph->values.data = vals;
+    ph->values.size = sizeof vals;
+    ph->values.count = 1;
+    emit(&k, 204, 3, &ev, 3.0, TID_GC);
+    gc_end(&k, 4.0, TID_GC, 1, 0);
+    restart(&k, 5.0, TID_GC);
+    gcev_stats *s = read_back(&k);
+    gcev_writer_free(k.w);
+    const gcev_stats_gc *g = gcev_stats_gc_at(s, 0);
+    assert_non_null(g);
+    assert_int_equal(g->heaps, 1);
+    /* 2^62 * 100 / 1 is past INT64_MAX: INT64_MAX, truncated to the member's 32 bits */
+    assert_int_equal(gcev_stats_gc_heap_at(s, g, 0)->gens[0].surv_rate, (uint32_t)INT64_MAX);
+    gcev_stats_free(s);
+}
+
 /* Marks and promoted bytes without HeapStats; per-root-kind time = max over heaps. */
 static void test_stats_mark_times_per_root_kind(void **state)
 {
@@ -424,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_stats_bgc_phase_times_are_the_first_of_each_private_event),
         cmocka_unit_test(test_stats_incomplete_gc_pinned_plugs_absent_in_compat),
         cmocka_unit_test(test_stats_loh_waits_of_a_bgc),
+        cmocka_unit_test(test_stats_hostile_survival_rate_saturates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
