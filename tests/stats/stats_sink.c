@@ -137,6 +137,18 @@ void heap_stats(sink *k, double ms, uint64_t tid, uint64_t gen0_size, uint64_t p
     emit(k, 4, 1, &ev, ms, tid);
 }
 
+void per_heap_history(sink *k, double ms, uint64_t tid, const uint8_t *vals, size_t size, uint32_t gens)
+{
+    gcev_event ev;
+    ev_clear(&ev);
+    gcev_gc_per_heap_history *ph = &ev.u.gc_per_heap_history;
+    ph->count = gens;
+    ph->values.data = vals;
+    ph->values.size = size;
+    ph->values.count = gens;
+    emit(k, 204, 3, &ev, ms, tid);
+}
+
 /* A blocking GC with its suspension: suspend at t, start t+1, end t+1+dur, restart +0.5. */
 void blocking_gc(sink *k, double t, uint32_t n, uint32_t gen, double dur)
 {

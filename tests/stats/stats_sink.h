@@ -53,6 +53,10 @@ void gc_end(sink *k, double ms, uint64_t tid, uint32_t n, uint32_t gen);
 
 void heap_stats(sink *k, double ms, uint64_t tid, uint64_t gen0_size, uint64_t promoted0, uint32_t pinned);
 
+/* GCPerHeapHistory V3 of heap 0: gens generations of 10 pointer-size values each in vals
+ * (SizeBefore, FreeListBefore, FreeObjBefore, SizeAfter, ..., NewAllocation), size bytes. */
+void per_heap_history(sink *k, double ms, uint64_t tid, const uint8_t *vals, size_t size, uint32_t gens);
+
 /* A blocking GC with its suspension: suspend at t, start t+1, end t+1+dur, restart +0.5. */
 void blocking_gc(sink *k, double t, uint32_t n, uint32_t gen, double dur);
 

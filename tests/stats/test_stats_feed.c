@@ -52,13 +52,7 @@ static void test_stats_pointer_size_4_trace(void **state)
         put_le32(&vals[(gen * 10 + 3) * 4], 500u * (gen + 1));
         put_le32(&vals[(gen * 10 + 4) * 4], 7);
     }
-    ev_clear(&ev);
-    gcev_gc_per_heap_history *ph = &ev.u.gc_per_heap_history;
-    ph->count = 4;
-    ph->values.data = vals;
-    ph->values.size = sizeof vals;
-    ph->values.count = 4;
-    emit(&k, 204, 3, &ev, 3.0, TID_GC);
+    per_heap_history(&k, 3.0, TID_GC, vals, sizeof vals, 4);
     set_handle(&k, 3.5, 0x8000f0f0, 3);
     set_handle(&k, 3.6, 0x8000f0f8, 1);
     destroy_handle(&k, 3.7, 0x8000f0f0);

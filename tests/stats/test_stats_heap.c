@@ -35,14 +35,7 @@ static void test_stats_hostile_survival_rate_saturates(void **state)
     memset(vals, 0, sizeof vals);
     vals[0] = 1;
     vals[8 * 8 + 7] = 0x40;
-    gcev_event ev;
-    ev_clear(&ev);
-    gcev_gc_per_heap_history *ph = &ev.u.gc_per_heap_history;
-    ph->count = 1;
-    ph->values.data = vals;
-    ph->values.size = sizeof vals;
-    ph->values.count = 1;
-    emit(&k, 204, 3, &ev, 3.0, TID_GC);
+    per_heap_history(&k, 3.0, TID_GC, vals, sizeof vals, 1);
     gc_end(&k, 4.0, TID_GC, 1, 0);
     restart(&k, 5.0, TID_GC);
     gcev_stats *s = read_back(&k);
