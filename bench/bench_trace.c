@@ -6,14 +6,17 @@
  * sequential read (checksum) of the same bytes, measured in the same run.
  *
  *   bench_trace [TRACE...]
- *   bench_trace --cpu RUNS TRACE...   per trace, mode (walk, decode, fields: see walk()) and
- *                                     source (file: each walk opens the file with
- *                                     gcev_trace_open_file, as a user does; memory: the bytes
- *                                     read once before), the best process CPU time of RUNS walks
- *                                     after one warm-up, one tab-separated line each after a '#'
- *                                     header: gcev MODE FILE EVENTS GC_EVENTS BEST_CPU_S
+ *   bench_trace --cpu RUNS TRACE...   per trace, mode (walk, decode, fields: the full record of
+ *                                     gcev_trace_next, see walk_trace(); lean, lean+fields: the
+ *                                     lean batch, see lean_walk() and lean_fields() with
+ *                                     gcev_fields) and source (file: each walk opens the file
+ *                                     with gcev_trace_open_file, as a user does; memory: the
+ *                                     bytes read once before), the best process CPU time of RUNS
+ *                                     walks after one warm-up, one tab-separated line each after
+ *                                     a '#' header: gcev MODE FILE EVENTS GC_EVENTS BEST_CPU_S
  *                                     EVENTS_PER_S SOURCE (bench/traceevent.sh joins it with
- *                                     bench-traceevent's)
+ *                                     bench-traceevent's); fails when lean+fields read other
+ *                                     values than fields
  *   bench_trace --callgrind N TRACE   N passes of walk_loop, then N of walk_decode_loop, then N
  *                                     of walk_fields_loop and N of walk_names_loop, printing the
  *                                     events each walked (for valgrind
@@ -155,16 +158,9 @@ __attribute__((noinline)) unsigned long long walk_names_loop(const uint8_t *p, s
 }
 
 /* The lean walk: gcev_trace_next_lean_batch, 256 lean records a call (what gcev count does),
- * the payload bytes summed as walk() does. */
-__attribute__((noinline)) unsigned long long walk_lean_loop(const uint8_t *p, size_t n,
-                                                            unsigned long long *sink);
-__attribute__((noinline)) unsigned long long walk_lean_loop(const uint8_t *p, size_t n,
-                                                            unsigned long long *sink)
+ * the payload bytes summed as walk_trace() does. Closes t. */
+static unsigned long long lean_walk(gcev_trace *t, unsigned long long *sink)
 {
-    gcev_trace *t;
-    if (gcev_trace_open_memory(p, n, NULL, &t, NULL) != GCEV_OK) {
-        return 0;
-    }
     gcev_trace_lean ev[256];
     ev[0].struct_size = sizeof ev[0];
     size_t k;
@@ -179,17 +175,26 @@ __attribute__((noinline)) unsigned long long walk_lean_loop(const uint8_t *p, si
     return events;
 }
 
-/* The lean walk of walk_lean_loop, then what walk_fields_loop does with each event: gcev_decode
- * of the lean record (provider, id, version, pointer size and payload are all it reads) and
- * every top-level field of every decoded GC event, value names left lazy; with batch, one
- * gcev_fields() call an event instead of gcev_field_next() a field. The sink gets the same
- * sums as walk_fields_loop's (main checks it): the same events decoded, the same values. */
-static unsigned long long lean_fields(const uint8_t *p, size_t n, int batch, unsigned long long *sink)
+__attribute__((noinline)) unsigned long long walk_lean_loop(const uint8_t *p, size_t n,
+                                                            unsigned long long *sink);
+__attribute__((noinline)) unsigned long long walk_lean_loop(const uint8_t *p, size_t n,
+                                                            unsigned long long *sink)
 {
     gcev_trace *t;
     if (gcev_trace_open_memory(p, n, NULL, &t, NULL) != GCEV_OK) {
         return 0;
     }
+    return lean_walk(t, sink);
+}
+
+/* The lean walk of lean_walk(), then what walk_trace() does with each event in mode 2: gcev_decode
+ * of the lean record (provider, id, version, pointer size and payload are all it reads) and
+ * every top-level field of every decoded GC event, value names left lazy; with batch, one
+ * gcev_fields() call an event instead of gcev_field_next() a field. The sink gets the same
+ * sums as walk_fields_loop's (main checks it): the same events decoded, the same values.
+ * Closes t. */
+static unsigned long long lean_fields(gcev_trace *t, int batch, unsigned long long *sink)
+{
     gcev_trace_lean ev[256];
     ev[0].struct_size = sizeof ev[0];
     size_t k;
@@ -234,12 +239,21 @@ static unsigned long long lean_fields(const uint8_t *p, size_t n, int batch, uns
     return events;
 }
 
+static unsigned long long lean_fields_mem(const uint8_t *p, size_t n, int batch, unsigned long long *sink)
+{
+    gcev_trace *t;
+    if (gcev_trace_open_memory(p, n, NULL, &t, NULL) != GCEV_OK) {
+        return 0;
+    }
+    return lean_fields(t, batch, sink);
+}
+
 __attribute__((noinline)) unsigned long long lean_fields_loop(const uint8_t *p, size_t n,
                                                               unsigned long long *sink);
 __attribute__((noinline)) unsigned long long lean_fields_loop(const uint8_t *p, size_t n,
                                                               unsigned long long *sink)
 {
-    return lean_fields(p, n, 0, sink);
+    return lean_fields_mem(p, n, 0, sink);
 }
 
 __attribute__((noinline)) unsigned long long lean_batch_loop(const uint8_t *p, size_t n,
@@ -247,7 +261,7 @@ __attribute__((noinline)) unsigned long long lean_batch_loop(const uint8_t *p, s
 __attribute__((noinline)) unsigned long long lean_batch_loop(const uint8_t *p, size_t n,
                                                              unsigned long long *sink)
 {
-    return lean_fields(p, n, 1, sink);
+    return lean_fields_mem(p, n, 1, sink);
 }
 
 __attribute__((noinline)) unsigned long long walk_gc_loop(const uint8_t *p, size_t n,
@@ -323,10 +337,15 @@ static void bench_one(const char *path)
 
 /* --cpu: best CPU time of runs walks of the file in each mode, from the file (each walk opens it,
  * as a user does; on some machines mapping the pages costs as much as the walk) and from memory
- * (the bytes read once before: the reader's own cost); 1 when a file cannot be read. */
+ * (the bytes read once before: the reader's own cost); 1 when a file cannot be read or when the
+ * lean field walk read other values than the full one. Modes: walk, decode, fields (walk_trace()
+ * with decode 0, 1, 2: the full record of gcev_trace_next, gcev_field_next a field), lean
+ * (lean_walk(): the lean batch, payload bytes summed) and lean+fields (lean_fields() with
+ * gcev_fields, one call an event: the same events decoded and the same values as fields). */
 static int bench_cpu(long runs, int argc, char **argv)
 {
-    static const char *const modes[] = {"walk", "decode", "fields"};
+    static const char *const modes[] = {"walk", "decode", "fields", "lean", "lean+fields"};
+    enum { n_modes = sizeof modes / sizeof modes[0] };
     puts("# tool\tmode\tfile\tevents\tgc_events\tbest_cpu_s\tevents_per_s\tsource");
     for (int i = 0; i < argc; i++) {
         size_t n;
@@ -337,7 +356,8 @@ static int bench_cpu(long runs, int argc, char **argv)
         }
         unsigned long long gc = gc_events(p, n), sink = 0;
         for (int mem = 0; mem < 2; mem++) {
-            for (int d = 0; d < 3; d++) {
+            unsigned long long msink[n_modes] = {0}; /* per mode: fields and lean+fields must agree */
+            for (int d = 0; d < n_modes; d++) {
                 double best = -1;
                 unsigned long long events = 0;
                 for (long r = 0; r <= runs; r++) { /* run 0 warms up (page cache, allocator) */
@@ -351,14 +371,24 @@ static int bench_cpu(long runs, int argc, char **argv)
                         free(p);
                         return 1;
                     }
-                    events = walk_trace(t, d, &sink);
+                    events = d == 4   ? lean_fields(t, 1, &msink[d])
+                             : d == 3 ? lean_walk(t, &msink[d])
+                                      : walk_trace(t, d, &msink[d]);
                     double dt = now() - t0;
                     if (r > 0 && (best < 0 || dt < best)) {
                         best = dt;
                     }
                 }
-                printf("gcev\t%s\t%s\t%llu\t%llu\t%.6f\t%.0f\t%s\n", modes[d], argv[i], events, d ? gc : 0ULL,
-                       best, best > 0 ? (double)events / best : 0.0, mem ? "memory" : "file");
+                printf("gcev\t%s\t%s\t%llu\t%llu\t%.6f\t%.0f\t%s\n", modes[d], argv[i], events,
+                       d == 3 || d == 0 ? 0ULL : gc, best, best > 0 ? (double)events / best : 0.0,
+                       mem ? "memory" : "file");
+                sink += msink[d];
+            }
+            if (msink[4] != msink[2]) {
+                fprintf(stderr, "%s: lean+fields read other values than fields (sums %llu, %llu)\n", argv[i],
+                        msink[4], msink[2]);
+                free(p);
+                return 1;
             }
         }
         free(p);

@@ -5,19 +5,26 @@
 #
 #   bench/traceevent.sh [BUILD_DIR [RUNS [TRACE...]]]     (default build, 5, the set below)
 #
-# Two modes, what a consumer of every event and of every GC field does:
-#   walk          gcev: gcev_trace_next over every event (bench_trace --cpu, mode walk);
+# Two modes, what a consumer of every event and of every GC field does, gcev each time two ways:
+# full (the full record of gcev_trace_next) and lean (gcev_trace_next_lean_batch, 256 lean records
+# a call, what gcev count uses):
+#   walk          gcev full: gcev_trace_next over every event (bench_trace --cpu, mode walk);
+#                 gcev lean: the lean batch walk, payload bytes summed (mode lean);
 #                 TraceEvent: EventPipeEventSource.Process() with an AllEvents handler (mode walk)
-#   walk+fields   gcev: the same plus gcev_decode of every GC payload and gcev_field_next over every
-#                 field, value names on demand (bench_trace --cpu, mode fields); TraceEvent: its
-#                 parsers plus PayloadValue(i) of every field of every GC event and every member
-#                 of every struct-array element (bench-traceevent mode decode)
+#   walk+fields   gcev full: the full walk plus gcev_decode of every GC payload and gcev_field_next
+#                 over every field, value names on demand (mode fields); gcev lean: the lean walk
+#                 plus gcev_decode of each lean record and one gcev_fields(..., GCEV_FIELD_LAZY_NAMES)
+#                 call a decoded event, the same events and values (mode lean+fields; bench_trace
+#                 fails when the values differ); TraceEvent: its parsers plus PayloadValue(i) of
+#                 every field of every GC event and every member of every struct-array element
+#                 (bench-traceevent mode decode)
 # Times are the CPU time of each process during the walk (CLOCK_PROCESS_CPUTIME_ID on both
 # sides: TraceEvent's includes its JIT and GC threads); ratio = TraceEvent's / gcev's. Two sources,
 # one table each: file (each walk opens the file, from the page cache: what a user runs; where
 # mapping or reading the pages is slow, as on a busy virtual machine, that cost weighs on both)
 # and memory (the bytes read once before the runs; TraceEvent reads them from a MemoryStream):
-# the readers' own cost.
+# the readers' own cost. Each row: TraceEvent's ms, then gcev full and gcev lean, each in ms with
+# its ratio (the issue 27 aim is 20x on both modes).
 #
 # Traces (TraceEvent reads EventPipe files only): the corpus's .nettrace and .netperf, the .NET 10
 # golden captures svr-bgc, wks-full and svr-datas-gc-verbose of tests/data/traces, the .NET 10
@@ -59,21 +66,23 @@ done
 echo "gcev vs TraceEvent 4.0.0: best CPU time (ms) of $runs runs, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 for src in file memory; do
     echo
-    printf '%-58s %8s %8s | %8s %8s %7s | %8s %8s %7s\n' "from $src: trace" events gc_events gcev TE walk gcev TE \
-        "+fields"
-    # join: gcev (walk, fields) with TraceEvent (walk, decode) on the file and the source
+    printf '%-61s %8s %8s | %9s %9s %6s %9s %6s | %9s %9s %6s %9s %6s\n' "from $src: trace" events gc_events \
+        "TE walk" full ratio lean ratio "TE+flds" full ratio lean ratio
+    # join: gcev (walk, lean, fields, lean+fields) with TraceEvent (walk, decode) on the file and the source
     awk -F'\t' -v src="$src" '
+        function cell(g, t) { return sprintf("%9.3f %5.1fx", 1e3 * g, (g > 0 ? t / g : 0)) }
         FNR == NR { if ($8 != src) next; g[$3 "\t" $2] = $6; ev[$3] = $4; if ($2 == "fields") gc[$3] = $5; order[++n] = $3; next }
         $9 == src { t[$3 "\t" $2] = $8; tev[$3] = $4 }
         END {
             for (i = 1; i <= n; i++) {
                 f = order[i]
                 if (seen[f]++) continue
-                gw = g[f "\twalk"]; tw = t[f "\twalk"]; gf = g[f "\tfields"]; tf = t[f "\tdecode"]
+                tw = t[f "\twalk"]; tf = t[f "\tdecode"]
                 name = f; sub(/.*\//, "", name)
                 note = (tev[f] != "" && tev[f] != ev[f]) ? sprintf("  (TraceEvent: %s events)", tev[f]) : ""
-                printf "%-58s %8s %8s | %8.3f %8.3f %6.1fx | %8.3f %8.3f %6.1fx%s\n", name, ev[f], gc[f],
-                    1e3 * gw, 1e3 * tw, (gw > 0 ? tw / gw : 0), 1e3 * gf, 1e3 * tf, (gf > 0 ? tf / gf : 0), note
+                printf "%-61s %8s %8s | %9.3f %s %s | %9.3f %s %s%s\n", name, ev[f], gc[f],
+                    1e3 * tw, cell(g[f "\twalk"], tw), cell(g[f "\tlean"], tw),
+                    1e3 * tf, cell(g[f "\tfields"], tf), cell(g[f "\tlean+fields"], tf), note
             }
         }' "$out/gcev.tsv" "$out/te.tsv"
 done
