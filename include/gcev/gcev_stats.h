@@ -808,7 +808,9 @@ GCEV_API const gcev_stats_gen_heap *gcev_stats_gc_gen_at(const gcev_stats *s, co
 
 /*
  * Per-heap records of g (g->heaps of them, by heap number), or NULL when i >= g->heaps or g
- * is not one of s's records (NULL included).
+ * is not one of s's records (NULL included). One record a heap, except in the TraceEvent
+ * compatibility mode, where a second GCPerHeapHistory of a heap given to the GC (doc/stats.md,
+ * a BGC's histories inside a foreground GC's restart) has a record of its own after the first.
  */
 GCEV_API const gcev_stats_heap *gcev_stats_gc_heap_at(const gcev_stats *s, const gcev_stats_gc *g, size_t i);
 /* LOH allocation waits during background GC g (g->loh_waits), in order of first event; NULL
