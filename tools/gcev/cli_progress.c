@@ -39,6 +39,7 @@ void gcev_cli_progress_start(gcev_cli_progress *p, const char *cmd, const gcev_t
     p->width = 0;
     p->ticks = 0;
     p->events = 0;
+    p->size = 0;
     p->start = p->last = p->on ? now_seconds() : 0.0;
 }
 
@@ -69,7 +70,7 @@ void gcev_cli_progress_at(gcev_cli_progress *p, uint64_t events)
     }
     p->last = t;
     const gcev_trace_info *info = gcev_trace_get_info(p->t);
-    uint64_t done = gcev_trace_bytes_read(p->t), size = info ? info->file_size : 0;
+    uint64_t done = gcev_trace_bytes_read(p->t), size = info && info->file_size ? info->file_size : p->size;
     char bytes[32], total[32], evs[32], rate[32];
     human(bytes, sizeof bytes, (double)done, "B");
     human(total, sizeof total, (double)size, "B");

@@ -18,6 +18,7 @@ typedef struct gcev_cli_progress {
     int width;
     unsigned ticks; /* events since the clock was last read */
     uint64_t events;
+    uint64_t size;      /* the input's size when the trace does not know it (a stream), else 0 */
     double start, last; /* seconds */
 } gcev_cli_progress;
 

@@ -166,18 +166,6 @@ static int kinds_grow(gcev_cli_kinds *k)
     return 1;
 }
 
-gcev_cli_kind *gcev_cli_kind_lookup(gcev_cli_kinds *k, const void *kind, uint16_t version)
-{
-    if (k->cap && kind) {
-        for (size_t j = kind_hash(kind, version, k->cap); k->slots[j].key; j = (j + 1) & (k->cap - 1)) {
-            if (k->slots[j].key == kind && k->slots[j].version == version) {
-                return k->last = &k->slots[j];
-            }
-        }
-    }
-    return NULL;
-}
-
 gcev_cli_kind *gcev_cli_kind_find(gcev_cli_kinds *k, const gcev_trace_event *ev)
 {
     if (!ev->kind) {

@@ -54,17 +54,6 @@ static inline gcev_cli_kind *gcev_cli_kind_of(gcev_cli_kinds *k, const gcev_trac
     }
     return gcev_cli_kind_find(k, ev);
 }
-/* The kind already kept for (kind, version) (a non-NULL ev->kind or gcev_trace_lean.kind), or
- * NULL when it is new: a look-up without the event (gcev count's lean walk). */
-gcev_cli_kind *gcev_cli_kind_lookup(gcev_cli_kinds *k, const void *kind, uint16_t version);
-static inline gcev_cli_kind *gcev_cli_kind_cached(gcev_cli_kinds *k, const void *kind, uint16_t version)
-{
-    gcev_cli_kind *x = k->last;
-    if (x && x->key == kind && x->version == version) {
-        return x;
-    }
-    return gcev_cli_kind_lookup(k, kind, version);
-}
 void gcev_cli_kinds_free(gcev_cli_kinds *k);
 
 /*
