@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gcev_compiler.h"
 #include "cli_progress.h"
 #include "cli_stream.h"
 #include "commands.h"
@@ -112,57 +113,51 @@ static size_t count_row_for(count_table *t, gcev_cli_kinds *kinds, const gcev_tr
  * a hash, the compares and an increment. The runtime's traces alternate kinds, so a "same kind
  * as the last event" test misses often; that test, the gcev_cli_kinds look-up behind it and
  * the row's increment took about 32 instructions an event on the 47 MB NetTrace V4 trace of
- * bench/whole_process.sh, this about 25 (114.2 M instructions for the whole process, 107.7 M).
+ * bench/whole_process.sh, this about 18 (114.2 M instructions for the whole process, 100.8 M).
+ * The table has a fixed size, so that the hash is a multiply and a constant shift; kinds past
+ * half of it (traces have tens) are counted through gcev_cli_kinds, as an event without a kind
+ * is. A free slot's kind is the address of count_free, never a kind, so that an event without
+ * a kind needs no test of its own before the compare.
  */
+enum { COUNT_SLOT_BITS = 8, COUNT_SLOTS = 1 << COUNT_SLOT_BITS };
+static const char count_free;
+
 typedef struct count_slot {
-    const void *kind; /* NULL: free */
+    const void *kind; /* &count_free: free */
     uint64_t n;       /* its events so far */
     size_t row;
     uint16_t version;
 } count_slot;
 
 typedef struct count_slots {
-    count_slot *s;
+    count_slot s[COUNT_SLOTS];
     size_t n;
-    unsigned shift; /* 64 - log2(capacity) */
 } count_slots;
 
-static inline size_t slot_hash(const void *kind, uint16_t version, unsigned shift)
+static inline size_t slot_of(const void *kind, uint16_t version)
 {
-    return (size_t)(((uint64_t)(uintptr_t)kind ^ version) * UINT64_C(0x9E3779B97F4A7C15) >> shift);
+    return (size_t)(((uint64_t)(uintptr_t)kind ^ version) * UINT64_C(0x9E3779B97F4A7C15) >>
+                    (64 - COUNT_SLOT_BITS));
 }
 
-static int slots_grow(count_slots *cs)
+static void slots_init(count_slots *cs)
 {
-    unsigned shift = cs->s ? cs->shift - 1 : 64 - 8;
-    size_t cap = (size_t)1 << (64 - shift), old = cs->s ? (size_t)1 << (64 - cs->shift) : 0;
-    count_slot *s = calloc(cap, sizeof *s);
-    if (!s) {
-        return 0;
+    for (size_t i = 0; i < COUNT_SLOTS; i++) {
+        cs->s[i].kind = &count_free;
+        cs->s[i].n = 0;
     }
-    for (size_t i = 0; i < old; i++) {
-        if (cs->s[i].kind) {
-            size_t j = slot_hash(cs->s[i].kind, cs->s[i].version, shift);
-            while (s[j].kind) {
-                j = (j + 1) & (cap - 1);
-            }
-            s[j] = cs->s[i];
-        }
-    }
-    free(cs->s);
-    cs->s = s;
-    cs->shift = shift;
-    return 1;
+    cs->n = 0;
 }
 
 /* Counts a lean event the first probe did not: a later probe, a new kind (its row through
- * its metadata record) or an event without a kind (its full record). 0 when out of memory. */
-static int count_slow(count_table *tab, gcev_cli_kinds *kinds, count_slots *cs, gcev_trace *t,
-                      const gcev_trace_lean *l)
+ * its metadata record), a kind past the table's share, or an event without a kind (its full
+ * record). 0 when out of memory. Out of line: the loop that calls it keeps its registers. */
+GCEV_NOINLINE static int count_slow(count_table *tab, gcev_cli_kinds *kinds, count_slots *cs, gcev_trace *t,
+                                    const gcev_trace_lean *l)
 {
-    size_t mask = cs->s ? ((size_t)1 << (64 - cs->shift)) - 1 : 0;
-    if (l->kind && cs->s) {
-        for (size_t j = slot_hash(l->kind, l->version, cs->shift); cs->s[j].kind; j = (j + 1) & mask) {
+    size_t j = slot_of(l->kind, l->version);
+    if (l->kind) {
+        for (; cs->s[j].kind != &count_free; j = (j + 1) & (COUNT_SLOTS - 1)) {
             if (cs->s[j].kind == l->kind && cs->s[j].version == l->version) {
                 cs->s[j].n++;
                 return 1;
@@ -170,27 +165,22 @@ static int count_slow(count_table *tab, gcev_cli_kinds *kinds, count_slots *cs, 
         }
     }
     const gcev_trace_event *rec = l->kind ? gcev_trace_kind_record(t, l->kind) : NULL;
-    if (!rec) {
-        /* no kind: the full record (the batch's last event) */
-        rec = gcev_trace_lean_event(t);
-        size_t row = rec ? count_row_for(tab, kinds, rec) : SIZE_MAX;
-        if (row == SIZE_MAX) {
-            return 0;
-        }
-        tab->rows[row].count++;
-        return 1;
+    gcev_trace_event ev;
+    if (rec) {
+        ev = *rec;
+        ev.kind = l->kind;
+        ev.version = l->version; /* a V6 label list's, when it overrides the record's */
+        rec = &ev;
+    } else {
+        rec = gcev_trace_lean_event(t); /* no kind: the full record (the batch's last event) */
     }
-    gcev_trace_event ev = *rec;
-    ev.kind = l->kind;
-    ev.version = l->version; /* a V6 label list's, when it overrides the record's */
-    size_t row = count_row_for(tab, kinds, &ev);
-    if (row == SIZE_MAX || (2 * (cs->n + 1) > mask + 1 && !slots_grow(cs))) {
+    size_t row = rec ? count_row_for(tab, kinds, rec) : SIZE_MAX;
+    if (row == SIZE_MAX) {
         return 0;
     }
-    mask = ((size_t)1 << (64 - cs->shift)) - 1;
-    size_t j = slot_hash(l->kind, l->version, cs->shift);
-    while (cs->s[j].kind) {
-        j = (j + 1) & mask;
+    if (!l->kind || 2 * (cs->n + 1) > COUNT_SLOTS) {
+        tab->rows[row].count++;
+        return 1;
     }
     cs->s[j] = (count_slot){l->kind, 1, row, l->version};
     cs->n++;
@@ -201,22 +191,14 @@ static int count_slow(count_table *tab, gcev_cli_kinds *kinds, count_slots *cs, 
 static int count_batch(count_table *tab, gcev_cli_kinds *kinds, count_slots *cs, gcev_trace *t,
                        const gcev_trace_lean *lv, size_t nb)
 {
-    count_slot *s = cs->s;
-    unsigned shift = cs->shift;
     for (size_t i = 0; i < nb; i++) {
         const gcev_trace_lean *l = &lv[i];
-        if (s) {
-            count_slot *x = &s[slot_hash(l->kind, l->version, shift)];
-            if (x->kind == l->kind && x->version == l->version && l->kind) {
-                x->n++;
-                continue;
-            }
-        }
-        if (!count_slow(tab, kinds, cs, t, l)) {
+        count_slot *x = &cs->s[slot_of(l->kind, l->version)];
+        if (x->kind == l->kind && x->version == l->version) {
+            x->n++;
+        } else if (!count_slow(tab, kinds, cs, t, l)) {
             return 0;
         }
-        s = cs->s;
-        shift = cs->shift;
     }
     return 1;
 }
@@ -362,9 +344,15 @@ int gcev_cmd_count(int argc, char **argv)
     gcev_trace_lean lv[BATCH];
     lv[0].struct_size = sizeof lv[0];
     size_t nb = 0;
-    count_slots cs = {0};
+    count_slots *cs = malloc(sizeof *cs);
+    if (!cs) {
+        gcev_cli_fail("count", "out of memory");
+        gcev_cli_stream_close(&in, t);
+        return GCEV_EXIT_TRACE_ERROR;
+    }
+    slots_init(cs);
     while ((st = gcev_trace_next_lean_batch(t, lv, BATCH, &nb, &err)) == GCEV_OK) {
-        if (!count_batch(&tab, &kinds, &cs, t, lv, nb)) {
+        if (!count_batch(&tab, &kinds, cs, t, lv, nb)) {
             st = GCEV_E_NOMEM;
             err.message = "out of memory";
             break;
@@ -372,12 +360,12 @@ int gcev_cmd_count(int argc, char **argv)
         total += nb;
         gcev_cli_progress_events(&pr, (unsigned)nb);
     }
-    for (size_t i = 0; cs.s && i < (size_t)1 << (64 - cs.shift); i++) {
-        if (cs.s[i].kind) {
-            tab.rows[cs.s[i].row].count += cs.s[i].n;
+    for (size_t i = 0; i < COUNT_SLOTS; i++) {
+        if (cs->s[i].kind != &count_free) {
+            tab.rows[cs->s[i].row].count += cs->s[i].n;
         }
     }
-    free(cs.s);
+    free(cs);
     gcev_cli_progress_end(&pr);
     if (st != GCEV_END) {
         gcev_cli_trace_error("count", path, t, st, &err);
