@@ -42,7 +42,10 @@ int gcev_cli_open_trace_once(const char *cmd, const char *path, const gcev_trace
     s->fd = -1;
     s->size = 0;
 #if !defined(_WIN32)
-    if (!opts->keep_going && strcmp(path, "-") != 0) {
+    struct stat st;
+    /* only regular files are opened here: opening a FIFO twice would lose what its writer
+     * sent to the first open */
+    if (!opts->keep_going && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         uint64_t size = 0;
         if (fd >= 0 && is_nettrace_file(fd, &size)) {
