@@ -27,6 +27,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+enum { HUGE_PAGE = 2u << 20 }; /* a transparent huge page (x86-64, arm64 with 4 KiB pages) */
+
 /*
  * The few calls that differ between POSIX and Windows: open a UTF-8 path, stat,
  * map read-only, read, close. On Windows the path is converted to UTF-16 and
@@ -99,6 +101,19 @@ static uint8_t *os_load(int fd, uint64_t *size, size_t *len)
     (void)len;
     return NULL;
 }
+
+/* The window lives on the C heap there: see the POSIX os_huge_alloc. */
+static uint8_t *os_huge_alloc(size_t cap)
+{
+    (void)cap;
+    return NULL;
+}
+
+static void os_huge_free(uint8_t *p, size_t cap)
+{
+    (void)p;
+    (void)cap;
+}
 #else
 #include <sys/mman.h>
 #include <unistd.h>
@@ -156,31 +171,18 @@ static int huge_pages_on_request(void)
 }
 #endif
 
-enum { HUGE_PAGE = 2u << 20 };
-
-/*
- * A file of GCEV_SOURCE_LOAD_MIN..GCEV_SOURCE_LOAD_MAX bytes read whole into anonymous memory
- * on 2 MiB pages, rather than mapped: a reader walks it once, and a mapping costs one page
- * table entry per 4 KiB, which virtual machines with shadow page tables make dear (the 29 MB
- * .NET 10 bench trace: 15.4 ms of CPU to map and touch, 5.4 ms to read in; see the README's
- * Benchmarks). *len is the region's length. NULL (the caller maps the file) when huge pages
- * cannot be had: on 4 KiB anonymous pages the same read costs 142 ms there. A file that
- * shrinks while read keeps the bytes read (*size) and ends there, where a mapping would
- * fault past the new end.
- */
-static uint8_t *os_load(int fd, uint64_t *size, size_t *len)
+/* cap bytes (a multiple of HUGE_PAGE) of zeroed anonymous memory at a 2 MiB boundary, asked to be
+ * backed by huge pages: a page fault for every 2 MiB, not every 4 KiB. NULL when huge pages
+ * cannot be had on request or the mapping fails. */
+static uint8_t *os_huge_alloc(size_t cap)
 {
 #if !defined(MADV_HUGEPAGE) || !defined(MAP_ANONYMOUS)
-    (void)fd;
-    (void)size;
-    (void)len;
-    return NULL; /* not Linux: mapped */
+    (void)cap;
+    return NULL;
 #else
     if (!huge_pages_on_request()) {
         return NULL;
     }
-    const size_t want = (size_t)*size;
-    const size_t cap = (want + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
     uint8_t *raw = mmap(NULL, cap + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) {
         return NULL;
@@ -197,6 +199,33 @@ static uint8_t *os_load(int fd, uint64_t *size, size_t *len)
         munmap(b, cap);
         return NULL;
     }
+    return b;
+#endif
+}
+
+static void os_huge_free(uint8_t *p, size_t cap)
+{
+    munmap(p, cap);
+}
+
+/*
+ * A file of GCEV_SOURCE_LOAD_MIN..GCEV_SOURCE_LOAD_MAX bytes read whole into anonymous memory
+ * on 2 MiB pages, rather than mapped: a reader walks it once, and a mapping costs one page
+ * table entry per 4 KiB, which virtual machines with shadow page tables make dear (the 29 MB
+ * .NET 10 bench trace: 15.4 ms of CPU to map and touch, 5.4 ms to read in; see the README's
+ * Benchmarks). *len is the region's length. NULL (the caller maps the file) when huge pages
+ * cannot be had: on 4 KiB anonymous pages the same read costs 142 ms there. A file that
+ * shrinks while read keeps the bytes read (*size) and ends there, where a mapping would
+ * fault past the new end.
+ */
+static uint8_t *os_load(int fd, uint64_t *size, size_t *len)
+{
+    const size_t want = (size_t)*size;
+    const size_t cap = (want + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    uint8_t *b = os_huge_alloc(cap);
+    if (!b) {
+        return NULL; /* not Linux, or no huge pages: mapped */
+    }
     size_t got = 0;
     while (got < want) {
         ssize_t r = read(fd, b + got, want - got);
@@ -204,7 +233,7 @@ static uint8_t *os_load(int fd, uint64_t *size, size_t *len)
             continue;
         }
         if (r < 0) {
-            munmap(b, cap);
+            os_huge_free(b, cap);
             return NULL; /* mapped instead, whose faults say what is wrong */
         }
         if (r == 0) {
@@ -216,7 +245,6 @@ static uint8_t *os_load(int fd, uint64_t *size, size_t *len)
     *size = got;
     *len = cap;
     return b;
-#endif
 }
 
 static long long os_read(int fd, void *dst, size_t n)
@@ -328,7 +356,11 @@ void gcev_source_close(gcev_source *s)
     if (s->release) {
         s->release(s->ctx);
     }
-    free(s->buf);
+    if (s->buf_huge) {
+        os_huge_free(s->buf, s->buf_cap);
+    } else {
+        free(s->buf);
+    }
     source_reset(s);
 }
 
@@ -370,6 +402,13 @@ static gcev_status source_fill(gcev_source *s, size_t n, size_t *got, gcev_error
         s->buf_len = have;
         s->buf_off = 0;
     }
+    if (!s->buf && n <= HUGE_PAGE && (s->buf = os_huge_alloc(HUGE_PAGE)) != NULL) {
+        /* One huge page from the start: a window grown from 64 KiB by realloc faults in every
+         * 4 KiB page it touches (about 50 faults, ~1 ms, for a NetTrace walk on a virtual
+         * machine with costly page tables), and a 2 MiB window moves its unread tail rarely. */
+        s->buf_huge = 1;
+        s->buf_cap = HUGE_PAGE;
+    }
     if (s->buf_cap < n) {
         size_t cap = s->buf_cap ? s->buf_cap : GCEV_SOURCE_MIN_WINDOW;
         while (cap < n) {
@@ -378,9 +417,15 @@ static gcev_status source_fill(gcev_source *s, size_t n, size_t *got, gcev_error
         if (cap > s->max_take && n <= s->max_take) {
             cap = s->max_take;
         }
-        uint8_t *nb = realloc(s->buf, cap);
+        uint8_t *nb = s->buf_huge ? malloc(cap) : realloc(s->buf, cap);
         if (!nb) {
             return source_fail(err, GCEV_E_NOMEM, s->pos, "cannot grow the read window");
+        }
+        if (s->buf_huge) {
+            /* a block larger than the huge page: the C heap's from here on */
+            memcpy(nb, s->buf, s->buf_len);
+            os_huge_free(s->buf, s->buf_cap);
+            s->buf_huge = 0;
         }
         s->buf = nb;
         s->buf_cap = cap;

@@ -24,6 +24,7 @@ typedef struct gcev_source {
     void *ctx;
     uint8_t *buf; /* window for callback input */
     size_t buf_cap;
+    int buf_huge;    /* 1: buf is one 2 MiB huge page (os_huge_alloc), not the C heap's */
     size_t max_take; /* safety limit on one take() */
     int at_eof;
     size_t buf_len; /* callback input: bytes held in buf */

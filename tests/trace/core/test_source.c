@@ -95,6 +95,68 @@ static void test_source_callback_take_peek_skip(void **st)
     gcev_source_close(&s);
 }
 
+/* A counter's bytes, 1 MiB at most a read: a stream larger than the window. */
+typedef struct big_feed {
+    size_t pos, size;
+} big_feed;
+
+static uint8_t big_byte(size_t i)
+{
+    return (uint8_t)(i * 131 + (i >> 16));
+}
+
+static long long big_read(void *ctx, void *buf, size_t n)
+{
+    big_feed *f = ctx;
+    size_t k = n < ((size_t)1 << 20) ? n : ((size_t)1 << 20);
+    if (k > f->size - f->pos) {
+        k = f->size - f->pos;
+    }
+    for (size_t i = 0; i < k; i++) {
+        ((uint8_t *)buf)[i] = big_byte(f->pos + i);
+    }
+    f->pos += k;
+    return (long long)k;
+}
+
+static void check_view(const uint8_t *v, size_t at, size_t n)
+{
+    for (size_t i = 0; i < n; i += 4093) {
+        assert_int_equal(v[i], big_byte(at + i));
+    }
+    assert_int_equal(v[n - 1], big_byte(at + n - 1));
+}
+
+/* The window of callback input: takes that straddle its end keep their bytes, and a take
+ * larger than the 2 MiB huge page it may start with grows it (onto the C heap) with the
+ * unread bytes kept. */
+static void test_source_callback_window_takes_across_and_past_its_size(void **st)
+{
+    (void)st;
+    const size_t mib = (size_t)1 << 20;
+    big_feed f = {0, 9 * mib};
+    gcev_source s;
+    gcev_error err;
+    const uint8_t *v;
+    assert_int_equal(gcev_source_init_reader(&s, big_read, &f), GCEV_OK);
+    size_t at = 0;
+    /* 300 KiB takes: one of them straddles the first 2 MiB of input */
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(gcev_source_take(&s, 300 << 10, &v, &err), GCEV_OK);
+        check_view(v, at, 300 << 10);
+        at += 300 << 10;
+    }
+    assert_int_equal(gcev_source_take(&s, 3 * mib, &v, &err), GCEV_OK); /* past 2 MiB */
+    check_view(v, at, 3 * mib);
+    at += 3 * mib;
+    assert_false(s.buf_huge);
+    assert_true(s.buf_cap >= 3 * mib);
+    assert_int_equal(gcev_source_take(&s, 9 * mib - at, &v, &err), GCEV_OK);
+    check_view(v, at, 9 * mib - at);
+    assert_int_equal(gcev_source_take(&s, 1, &v, &err), GCEV_E_TRUNCATED_FILE);
+    gcev_source_close(&s);
+}
+
 static void test_source_file_take_peek_skip(void **st)
 {
     (void)st;
@@ -346,6 +408,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_source_memory_take_peek_skip),
         cmocka_unit_test(test_source_callback_take_peek_skip),
+        cmocka_unit_test(test_source_callback_window_takes_across_and_past_its_size),
         cmocka_unit_test(test_source_file_take_peek_skip),
         cmocka_unit_test(test_source_big_files_read_whole_or_mapped),
         cmocka_unit_test(test_source_read_error_is_io),
