@@ -200,6 +200,7 @@ static gcev_status open_fastser(gcev_trace *t, int nettrace, gcev_error *err)
             np->blk_pos = (size_t)gcev_source_pos(&t->src);
             np->blk_off = 0;
             np->blk_is_events = 1;
+            np->lean_blk = 1;
         }
         return st;
     }
@@ -332,7 +333,7 @@ static gcev_status start_event_block(gcev_trace *t, const uint8_t *v, size_t n, 
     np->blk_pos = skip;
     np->blk_off = off;
     np->blk_is_events = kind;
-    np->lean_blk = kind == 1 && np->compressed && np->version >= 4 && np->version < 6;
+    np->lean_blk = kind == 1 && (np->version <= 3 || (np->compressed && np->version < 6));
     return GCEV_OK;
 }
 
@@ -1061,13 +1062,14 @@ static int nettrace_sorted_before(const gcev_trace *t, int64_t *ts)
     return 1;
 }
 
-/* gcev_trace_next_lean: V4/V5 compressed event blocks (the runtime's own traces) lean, the
- * rest (block changes, other versions) through nettrace_next into the full record. */
+/* gcev_trace_next_lean: V4/V5 compressed event blocks (the runtime's own traces), NetPerf V3
+ * blocks and the V1/V2 inline stream lean, the rest (block changes, other versions, V1-V3
+ * inline metadata and faults) through nettrace_next into the full record. */
 static gcev_status nettrace_next_lean(gcev_trace *t, gcev_trace_lean *lean, gcev_trace_event *full,
                                       int *full_filled, gcev_error *err)
 {
     const gcev_nettrace *np = t->impl;
-    if (np->lean_blk && np->blk && np->blk_pos < np->blk_len) {
+    if (np->lean_blk && np->blk && np->blk_pos < np->blk_len && !np->done) {
         gcev_status st = gcev_np_block_next_lean(t, lean, err);
         if (st != GCEV_END) {
             return st;
@@ -1082,7 +1084,7 @@ static gcev_status nettrace_next_lean_batch(gcev_trace *t, gcev_trace_lean *evs,
 {
     const gcev_nettrace *np = t->impl;
     *k = 0;
-    if (np->lean_blk && np->blk && np->blk_pos < np->blk_len) {
+    if (np->lean_blk && np->blk && np->blk_pos < np->blk_len && !np->done) {
         return gcev_np_block_lean_batch(t, evs, cap, k, err);
     }
     return GCEV_END;

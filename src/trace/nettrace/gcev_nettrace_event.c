@@ -765,7 +765,7 @@ static GCEV_ALWAYS_INLINE void lean_put(gcev_trace_lean *ev, const np_meta *m, u
 }
 
 /* One event by the per-event path, as a lean record. */
-gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err)
+static gcev_status block_next_lean_v45(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err)
 {
     gcev_nettrace *np = t->impl;
     const np_meta *m = NULL;
@@ -1078,16 +1078,9 @@ out:
 #undef LEAN_CASE
 #undef LEAN_STEP
 
-gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
-                                     gcev_error *err)
+static gcev_status lean_batch_v45(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k, gcev_error *err)
 {
     return t->filter ? lean_batch(t, evs, cap, k, err, 1) : lean_batch(t, evs, cap, k, err, 0);
-}
-
-void gcev_np_lean_fill(gcev_trace *t, gcev_trace_event *ev)
-{
-    gcev_nettrace *np = t->impl;
-    v45_fill(t, np, np->lean_meta, np->lean_off, ev);
 }
 
 /* The events of a compressed V6 block. */
@@ -1112,6 +1105,38 @@ static gcev_status block_next_compressed(gcev_trace *t, gcev_nettrace *np, gcev_
             return GCEV_END;
         }
     }
+}
+
+/* Every member of ev for a NetPerf record whose framing block_next_v3 checked: r its bytes
+ * after EventSize, psize / ssize its payload and stack sizes, off its file offset. */
+static GCEV_ALWAYS_INLINE void v3_fill(gcev_trace *t, const np_meta *m, const uint8_t *r, uint32_t psize,
+                                       uint32_t ssize, uint64_t off, gcev_trace_event *ev)
+{
+    memcpy(ev, &m->image, NP_META_PART);
+    const uint64_t tid = gcev_rd_u32le(r + 4);
+    ev->process_id = t->info.process_id;
+    ev->thread_id = tid;
+    ev->capture_thread_id = tid;
+    ev->processor = UINT32_MAX;
+    ev->sequence = 0;
+    ev->timestamp = (int64_t)gcev_rd_u64le(r + 8);
+    ev->ms = gcev_trace_ms(t, ev->timestamp);
+    ev->activity_id = gcev_guid_load(r + 16);
+    ev->related_activity_id = gcev_guid_load(r + 32);
+    ev->has_activity_id = (gcev_rd_u64le(r + 16) | gcev_rd_u64le(r + 24)) != 0;
+    ev->has_related_activity_id = (gcev_rd_u64le(r + 32) | gcev_rd_u64le(r + 40)) != 0;
+    ev->pointer_size = t->info.pointer_size;
+    ev->payload = psize ? r + 52 : NULL;
+    ev->payload_size = psize;
+    ev->stack = ssize ? r + 56 + psize : NULL;
+    ev->stack_size = ssize;
+    ev->nfields = m->nfields;
+    ev->fields = m->fields;
+    ev->file_offset = off;
+    ev->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
+    ev->no_event_id = 0;
+    ev->process_name = NULL;
+    ev->kind = m;
 }
 
 /*
@@ -1181,31 +1206,7 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_v3(gcev_trace *t, gcev_nettrace
             gcev_trace_note_filtered(t, (int64_t)gcev_rd_u64le(r + 8));
             continue;
         }
-        memcpy(ev, &m->image, NP_META_PART);
-        const uint64_t tid = gcev_rd_u32le(r + 4);
-        ev->process_id = t->info.process_id;
-        ev->thread_id = tid;
-        ev->capture_thread_id = tid;
-        ev->processor = UINT32_MAX;
-        ev->sequence = 0;
-        ev->timestamp = (int64_t)gcev_rd_u64le(r + 8);
-        ev->ms = gcev_trace_ms(t, ev->timestamp);
-        ev->activity_id = gcev_guid_load(r + 16);
-        ev->related_activity_id = gcev_guid_load(r + 32);
-        ev->has_activity_id = (gcev_rd_u64le(r + 16) | gcev_rd_u64le(r + 24)) != 0;
-        ev->has_related_activity_id = (gcev_rd_u64le(r + 32) | gcev_rd_u64le(r + 40)) != 0;
-        ev->pointer_size = t->info.pointer_size;
-        ev->payload = psize ? r + 52 : NULL;
-        ev->payload_size = psize;
-        ev->stack = ssize ? r + 56 + psize : NULL;
-        ev->stack_size = ssize;
-        ev->nfields = m->nfields;
-        ev->fields = m->fields;
-        ev->file_offset = off;
-        ev->field_type_system = GCEV_FIELD_TYPES_EVENTPIPE;
-        ev->no_event_id = 0;
-        ev->process_name = NULL;
-        ev->kind = m;
+        v3_fill(t, m, r, psize, ssize, off, ev);
         return GCEV_OK;
     }
     return GCEV_END;
@@ -1223,6 +1224,117 @@ gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *
         return block_next_v3(t, np, ev, err);
     }
     return block_next_other(t, ev, err);
+}
+
+/*
+ * The lean batch of a NetPerf V3 block or of the V1/V2 inline stream: the records
+ * block_next_v3 gives as events, straight into lean records. A record is taken only once it
+ * passed every check block_next_v3 makes of it (room for EventSize, the record inside the
+ * block, EventSize at least 52, the payload and then the stack size inside the record, a
+ * metadata id that is not 0 and is defined); events the filter skips are noted as it notes
+ * them. The batch stops before any other record (a fault, an inline metadata record, an
+ * undefined id): it then gives what it took, or with nothing taken GCEV_END, and
+ * gcev_trace_next_lean_batch reads that record by the per-event path (nettrace_next), which
+ * reports a fault with its own code, offset and message and consumes a metadata record. These
+ * versions have no sequence numbers, no delta state and no recorded timestamp range, so the
+ * block position is all the state there is; gcev_np_lean_fill reads the last record again
+ * (the block stays in the window until the next read call).
+ */
+static GCEV_ALWAYS_INLINE gcev_status lean_batch_v3(gcev_trace *t, gcev_trace_lean *evs, size_t cap,
+                                                    size_t *k, const int filt)
+{
+    gcev_nettrace *np = t->impl;
+    const uint8_t *const b = np->blk;
+    const size_t n = np->blk_len;
+    const np_meta *const *const dense = np->dense;
+    const size_t dense_top = np->ndense ? np->ndense - 1 : 0;
+    const uint64_t ptr_tail = lean_tail(0, t->info.pointer_size);
+    const uint32_t struct_size = evs[0].struct_size;
+    gcev_trace_lean *ev = evs, *const end = evs + cap;
+    size_t pos = np->blk_pos, last = pos;
+    /* the metadata of id (0 and NULL: none yet; lean_meta_of gives NULL for id 0) */
+    uint32_t id = 0;
+    const np_meta *m = NULL;
+    while (ev != end && n - pos >= 4) {
+        const uint32_t size = gcev_rd_u32le(b + pos);
+        if (n - pos - 4 < size || size < 52) {
+            break;
+        }
+        const uint8_t *r = b + pos + 4;
+        const uint32_t psize = gcev_rd_u32le(r + 48);
+        if (size - 52 < psize) {
+            break;
+        }
+        const uint32_t rest = size - 52 - psize;
+        if (rest >= 4 && rest - 4 < gcev_rd_u32le(r + 52 + psize)) {
+            break;
+        }
+        const uint32_t x_id = gcev_rd_u32le(r);
+        if (x_id != id) {
+            m = lean_meta_of(np, dense, dense_top, x_id);
+            id = x_id;
+        }
+        if (!m) {
+            break;
+        }
+        const size_t at = pos;
+        pos += 4 + (size_t)size;
+        np_prefetch_ahead(b, n, pos, 4 + (size_t)size);
+        const uint64_t ts = gcev_rd_u64le(r + 8);
+        if (filt && !meta_keeps(t, m)) {
+            gcev_trace_note_filtered(t, (int64_t)ts);
+            continue;
+        }
+        last = at;
+        lean_put(ev++, m, ts, gcev_rd_u32le(r + 4), r + 52, psize, ptr_tail | lean_tail(psize, 0));
+    }
+    np->blk_pos = pos;
+    if (ev != evs) {
+        np->lean_meta = ev[-1].kind;
+        np->lean_off = np->blk_off + last;
+    }
+    if (struct_size != sizeof *evs) { /* (0: the first layout; lean_put writes this release's size) */
+        for (gcev_trace_lean *e = evs; e != ev; e++) {
+            e->struct_size = struct_size;
+        }
+    }
+    *k = (size_t)(ev - evs);
+    return ev == end ? GCEV_OK : GCEV_END;
+}
+
+gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
+                                     gcev_error *err)
+{
+    const gcev_nettrace *np = t->impl;
+    if (np->version <= 3) {
+        return t->filter ? lean_batch_v3(t, evs, cap, k, 1) : lean_batch_v3(t, evs, cap, k, 0);
+    }
+    return lean_batch_v45(t, evs, cap, k, err);
+}
+
+gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err)
+{
+    const gcev_nettrace *np = t->impl;
+    if (np->version <= 3) {
+        size_t k = 0;
+        gcev_status st = gcev_np_block_lean_batch(t, ev, 1, &k, err);
+        return k ? GCEV_OK : st;
+    }
+    return block_next_lean_v45(t, ev, err);
+}
+
+void gcev_np_lean_fill(gcev_trace *t, gcev_trace_event *ev)
+{
+    gcev_nettrace *np = t->impl;
+    if (np->version <= 3) {
+        /* the record lean_batch_v3 took last: its framing was checked then */
+        const uint8_t *r = np->blk + (size_t)(np->lean_off - np->blk_off) + 4;
+        const uint32_t size = gcev_rd_u32le(r - 4), psize = gcev_rd_u32le(r + 48);
+        const uint32_t rest = size - 52 - psize;
+        v3_fill(t, np->lean_meta, r, psize, rest >= 4 ? gcev_rd_u32le(r + 52 + psize) : 0, np->lean_off, ev);
+        return;
+    }
+    v45_fill(t, np, np->lean_meta, np->lean_off, ev);
 }
 
 /* V6 compressed blocks, uncompressed and V3 blocks, metadata blocks. */

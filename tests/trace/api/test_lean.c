@@ -4,8 +4,9 @@
  * gcev_trace_kind_record against gcev_trace_next: the same trace read both ways at once (two
  * traces over the same bytes) gives the same events, the same end or fault at the same
  * offset, with keep-going the same skipped ranges, and with a filter the same selection.
- * NetPerf V1-V3 and NetTrace V4-V6 samples (the V4/V5 compressed ones take the reader's lean
- * path), a sample with a fault in the middle, and with ../shared every corpus trace.
+ * NetPerf V1-V3 and NetTrace V4-V6 samples (the NetPerf ones and the V4/V5 compressed ones take
+ * the reader's lean path), samples with a fault in the middle, and with ../shared every corpus
+ * trace, the 3.0 and the 2.1 x86 NetPerf ones also damaged at many places.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,6 +46,11 @@ static gcev_status open_path(const void *ctx, const gcev_trace_options *o, gcev_
 
 /* Batches that stopped at a fault after their events (compare_walks). */
 static size_t stopped_batches;
+/* How the last compare_walks ended (GCEV_END or the fault), and whether it skipped damage. */
+static gcev_status last_end;
+static size_t last_skipped;
+/* Batches of more than one event (only a reader's own batch gives them). */
+static size_t many_batches;
 
 /* The lean members of ev are lean's. */
 static void lean_matches(const gcev_trace_lean *l, const gcev_trace_event *ev)
@@ -108,6 +114,7 @@ static size_t compare_walks(open_fn open, const void *ctx, uint32_t keep_going, 
         if (cap) {
             s1 = gcev_trace_next_lean_batch(lean, batch, cap, &n, &e1);
             assert_true(s1 == GCEV_OK ? n >= 1 && n <= cap : n == 0);
+            many_batches += n > 1;
             if (pending && !keep_going) {
                 assert_int_not_equal(s1, GCEV_OK); /* the fault the last batch stopped at */
             }
@@ -148,6 +155,8 @@ static size_t compare_walks(open_fn open, const void *ctx, uint32_t keep_going, 
     assert_int_equal(gcev_trace_skipped_bytes(lean), gcev_trace_skipped_bytes(full));
     assert_int_equal(gcev_trace_dropped_events(lean), gcev_trace_dropped_events(full));
     assert_int_equal(gcev_trace_filtered_events(lean), gcev_trace_filtered_events(full));
+    last_end = s0;
+    last_skipped = (size_t)gcev_trace_skipped_ranges(full);
     /* the end is sticky for every read call */
     size_t n = 1;
     assert_int_equal(gcev_trace_next_lean_batch(lean, batch, 3, &n, NULL), s0);
@@ -179,13 +188,13 @@ static void test_lean_every_version_and_batch_size_reads_as_the_full_walk(void *
     }
 }
 
-/* A fault met inside a batch: the events before it first, then the fault (or, keep-going,
- * the events after the skipped range), as the full walk has them. */
-static void test_lean_batch_stops_at_a_fault_after_its_events(void **state)
+/* Every byte of the second half of the sample of version (compressed) flipped in turn, each
+ * damaged trace walked both ways with every batch size, with and without keep-going; returns
+ * how many of them the full walk ends in a fault. */
+static size_t flip_every_byte(uint32_t version, int compressed)
 {
-    (void)state;
     size_t size;
-    uint8_t *data = sample_trace(5, 1, &size);
+    uint8_t *data = sample_trace(version, compressed, &size);
     assert_non_null(data);
     uint8_t *bad = malloc(size);
     assert_non_null(bad);
@@ -212,10 +221,31 @@ static void test_lean_batch_stops_at_a_fault_after_its_events(void **state)
             compare_walks(open_mem, &m, 1, NULL, caps[c]);
         }
     }
-    assert_true(faults > 0);
-    assert_true(stopped_batches > 0); /* the path this test is for was taken */
     free(bad);
     free(data);
+    return faults;
+}
+
+/* A fault met inside a batch: the events before it first, then the fault (or, keep-going,
+ * the events after the skipped range), as the full walk has them. */
+static void test_lean_batch_stops_at_a_fault_after_its_events(void **state)
+{
+    (void)state;
+    assert_true(flip_every_byte(5, 1) > 0);
+    assert_true(stopped_batches > 0); /* the path this test is for was taken */
+}
+
+/* The NetPerf batch (V3 blocks, the V1/V2 inline stream) stops before a record it cannot take
+ * (a fault, inline metadata, an undefined metadata id), which the per-event path then reads:
+ * the same events, faults, offsets and skipped ranges as the full walk. */
+static void test_lean_netperf_batch_before_a_fault(void **state)
+{
+    (void)state;
+    for (uint32_t v = 1; v <= 3; v++) {
+        const size_t before = many_batches;
+        assert_true(flip_every_byte(v, 0) > 0);
+        assert_true(many_batches > before); /* the reader's batch served them */
+    }
 }
 
 static void test_lean_corpus_traces(void **state)
@@ -228,6 +258,7 @@ static void test_lean_corpus_traces(void **state)
     static const char *const names[] = {
         "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
         "eventpipe-dotnetcore2.1-win-x86-objver3.netperf",
+        "eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf",
         "eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace",
         "gcrundownevents.etl",
         "compressed-SelfDescribingSingleEvent.etl",
@@ -249,22 +280,16 @@ static void test_lean_corpus_traces(void **state)
 }
 
 /*
- * The batch's own header parser (NetTrace V4/V5 compressed blocks with room left, the common
- * header shapes) beside the reader's: the 3.0 corpus trace (large blocks, so most events take
- * it) with a filter, and damaged at places spread over its events, so that faults, timestamps
- * outside their block's range, undefined metadata and sequence gaps (drops) come in the middle
- * of batches, with and without keep-going.
+ * The corpus trace name with a filter, and damaged at places spread over its events, so that
+ * faults, timestamps outside their block's range, undefined metadata and sequence gaps (drops)
+ * come in the middle of batches, with and without keep-going. Returns how many of the damaged
+ * walks ended in a fault or skipped damage.
  */
-static void test_lean_batch_parser_on_a_damaged_corpus_trace(void **state)
+static size_t damaged_corpus_walks(const char *shared, const char *name)
 {
-    (void)state;
-    const char *shared = testutil_shared_dir();
-    if (!shared) {
-        skip();
-    }
     char path[4096];
-    snprintf(path, sizeof path, "%s/corpus/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace", shared);
-    size_t size;
+    snprintf(path, sizeof path, "%s/corpus/%s", shared, name);
+    size_t size, damaged = 0;
     uint8_t *data = (uint8_t *)testutil_read_file(path, &size);
     assert_non_null(data);
     mem m = {data, size};
@@ -275,7 +300,6 @@ static void test_lean_batch_parser_on_a_damaged_corpus_trace(void **state)
     assert_true(compare_walks(open_mem, &m, 0, &f, 7) > 0);
     uint8_t *bad = malloc(size);
     assert_non_null(bad);
-    size_t before = stopped_batches;
     /* 40 places from the first tenth on (past the metadata the trace starts with), each a
      * different byte of a header or payload, changed in three ways */
     static const uint8_t flips[] = {0x01, 0x80, 0x5a};
@@ -286,15 +310,49 @@ static void test_lean_batch_parser_on_a_damaged_corpus_trace(void **state)
             bad[at] ^= flips[j];
             mem b = {bad, size};
             compare_walks(open_mem, &b, 0, NULL, 7);
+            damaged += last_end != GCEV_END;
             compare_walks(open_mem, &b, 1, NULL, 7);
+            damaged += last_skipped > 0;
             if (j == 2) {
                 compare_walks(open_mem, &b, 1, &f, 7);
             }
         }
     }
-    assert_true(stopped_batches > before); /* some faults came after events of their batch */
     free(bad);
     free(data);
+    return damaged;
+}
+
+/*
+ * The batch's own header parser (NetTrace V4/V5 compressed blocks with room left, the common
+ * header shapes) beside the reader's: the 3.0 corpus trace (large blocks, so most events take
+ * it), intact and damaged.
+ */
+static void test_lean_batch_parser_on_a_damaged_corpus_trace(void **state)
+{
+    (void)state;
+    const char *shared = testutil_shared_dir();
+    if (!shared) {
+        skip();
+    }
+    size_t before = stopped_batches;
+    assert_true(damaged_corpus_walks(shared, "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace") > 0);
+    assert_true(stopped_batches > before); /* some faults came after events of their batch */
+}
+
+/* The NetPerf V3 batch on the 2.1 x86 corpus trace (blocks of about a hundred records):
+ * intact with a filter, and damaged, so that faults come in the middle of blocks, after events
+ * of the batch that stops before them. */
+static void test_lean_netperf_batch_on_a_damaged_corpus_trace(void **state)
+{
+    (void)state;
+    const char *shared = testutil_shared_dir();
+    if (!shared) {
+        skip();
+    }
+    const size_t before = many_batches;
+    assert_true(damaged_corpus_walks(shared, "eventpipe-dotnetcore2.1-win-x86-objver3.netperf") > 0);
+    assert_true(many_batches > before); /* the reader's batch served them */
 }
 
 static void test_lean_bad_arguments(void **state)
@@ -344,6 +402,8 @@ int main(void)
         cmocka_unit_test(test_lean_batch_stops_at_a_fault_after_its_events),
         cmocka_unit_test(test_lean_corpus_traces),
         cmocka_unit_test(test_lean_batch_parser_on_a_damaged_corpus_trace),
+        cmocka_unit_test(test_lean_netperf_batch_before_a_fault),
+        cmocka_unit_test(test_lean_netperf_batch_on_a_damaged_corpus_trace),
         cmocka_unit_test(test_lean_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
