@@ -333,7 +333,7 @@ static gcev_status start_event_block(gcev_trace *t, const uint8_t *v, size_t n, 
     np->blk_pos = skip;
     np->blk_off = off;
     np->blk_is_events = kind;
-    np->lean_blk = kind == 1 && (np->version <= 3 || (np->compressed && np->version < 6));
+    np->lean_blk = kind == 1 && np->version < 6;
     return GCEV_OK;
 }
 
@@ -1062,9 +1062,9 @@ static int nettrace_sorted_before(const gcev_trace *t, int64_t *ts)
     return 1;
 }
 
-/* gcev_trace_next_lean: V4/V5 compressed event blocks (the runtime's own traces), NetPerf V3
- * blocks and the V1/V2 inline stream lean, the rest (block changes, other versions, V1-V3
- * inline metadata and faults) through nettrace_next into the full record. */
+/* gcev_trace_next_lean: V4/V5 event blocks, NetPerf V3 blocks and the V1/V2 inline stream
+ * lean, the rest (block changes, V6, metadata, and the records the uncompressed headers' batch
+ * leaves: faults, sequence gaps) through nettrace_next into the full record. */
 static gcev_status nettrace_next_lean(gcev_trace *t, gcev_trace_lean *lean, gcev_trace_event *full,
                                       int *full_filled, gcev_error *err)
 {

@@ -1302,6 +1302,89 @@ static GCEV_ALWAYS_INLINE gcev_status lean_batch_v3(gcev_trace *t, gcev_trace_le
     return ev == end ? GCEV_OK : GCEV_END;
 }
 
+/* The fixed part of an uncompressed V4/V5 header after EventSize: metadata id (high bit:
+ * IsSorted), sequence number, thread, capture thread, processor, stack id, timestamp, activity
+ * and related activity ids, payload size (hdr_uncompressed). */
+enum { UNC_FIXED = 76 };
+
+/*
+ * The lean batch of an uncompressed NetTrace V4/V5 event block, as lean_batch_v3 for NetPerf:
+ * a record is taken once it passed every check the per-event path (block_next_other,
+ * hdr_uncompressed, fill_event) makes of it: EventSize room and bounds, the fixed fields and
+ * the payload inside the record, metadata defined, the timestamp inside the block's recorded
+ * range, and its sequence number the next of the capture thread the reader saw last (any other
+ * is seq_observe's: new threads, drops). The filter's skips are event_skipped's (noted, the
+ * sequence number taken alike). The IsSorted bit raises the watermark as there. Any other
+ * record stops the batch before it, for the per-event path.
+ */
+static GCEV_ALWAYS_INLINE gcev_status lean_batch_unc(gcev_trace *t, gcev_trace_lean *evs, size_t cap,
+                                                     size_t *k, const int filt)
+{
+    gcev_nettrace *np = t->impl;
+    const uint8_t *const b = np->blk;
+    const size_t n = np->blk_len;
+    const np_meta *const *const dense = np->dense;
+    const size_t dense_top = np->ndense ? np->ndense - 1 : 0;
+    const uint64_t ptr_tail = lean_tail(0, t->info.pointer_size);
+    const uint64_t min_ts = (uint64_t)np->blk_min_ts, ts_range = (uint64_t)np->blk_max_ts - min_ts;
+    const uint32_t struct_size = evs[0].struct_size;
+    gcev_trace_lean *ev = evs, *const end = evs + cap;
+    size_t pos = np->blk_pos, last = pos;
+    uint32_t id = 0;
+    const np_meta *m = NULL;
+    while (ev != end && n - pos >= 4) {
+        const uint32_t size = gcev_rd_u32le(b + pos);
+        if (n - pos - 4 < size || size < UNC_FIXED) {
+            break;
+        }
+        const uint8_t *r = b + pos + 4;
+        const uint32_t psize = gcev_rd_u32le(r + 72);
+        if (size - UNC_FIXED < psize) {
+            break;
+        }
+        const uint32_t raw_id = gcev_rd_u32le(r), x_id = raw_id & 0x7fffffffu;
+        if (x_id != id) {
+            m = lean_meta_of(np, dense, dense_top, x_id);
+            id = x_id;
+        }
+        const uint64_t ts = gcev_rd_u64le(r + 32);
+        if (!m || ts - min_ts > ts_range) { /* (fill_event's range check, min <= ts <= max) */
+            break;
+        }
+        /* seq_next's common case; the rest is seq_observe's, by the per-event path */
+        const uint32_t seq = gcev_rd_u32le(r + 4);
+        if (np->last_seq_index == UINT32_MAX || np->last_seq_capture != gcev_rd_u64le(r + 16) ||
+            seq != np->seqs[np->last_seq_index].last + 1) {
+            break;
+        }
+        np->seqs[np->last_seq_index].last = seq;
+        if (raw_id & 0x80000000u) {
+            gcev_np_mark_sorted(np, (int64_t)ts);
+        }
+        const size_t at = pos;
+        pos += 4 + (size_t)size;
+        np_prefetch_ahead(b, n, pos, 4 + (size_t)size);
+        if (filt && !meta_keeps(t, m)) {
+            gcev_trace_note_filtered(t, (int64_t)ts);
+            continue;
+        }
+        last = at;
+        lean_put(ev++, m, ts, gcev_rd_u64le(r + 8), r + UNC_FIXED, psize, ptr_tail | lean_tail(psize, 0));
+    }
+    np->blk_pos = pos;
+    if (ev != evs) {
+        np->lean_meta = ev[-1].kind;
+        np->lean_off = np->blk_off + last;
+    }
+    if (struct_size != sizeof *evs) { /* (0: the first layout; lean_put writes this release's size) */
+        for (gcev_trace_lean *e = evs; e != ev; e++) {
+            e->struct_size = struct_size;
+        }
+    }
+    *k = (size_t)(ev - evs);
+    return ev == end ? GCEV_OK : GCEV_END;
+}
+
 gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
                                      gcev_error *err)
 {
@@ -1309,13 +1392,16 @@ gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t
     if (np->version <= 3) {
         return t->filter ? lean_batch_v3(t, evs, cap, k, 1) : lean_batch_v3(t, evs, cap, k, 0);
     }
+    if (!np->compressed) {
+        return t->filter ? lean_batch_unc(t, evs, cap, k, 1) : lean_batch_unc(t, evs, cap, k, 0);
+    }
     return lean_batch_v45(t, evs, cap, k, err);
 }
 
 gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err)
 {
     const gcev_nettrace *np = t->impl;
-    if (np->version <= 3) {
+    if (np->version <= 3 || !np->compressed) {
         size_t k = 0;
         gcev_status st = gcev_np_block_lean_batch(t, ev, 1, &k, err);
         return k ? GCEV_OK : st;
@@ -1332,6 +1418,16 @@ void gcev_np_lean_fill(gcev_trace *t, gcev_trace_event *ev)
         const uint32_t size = gcev_rd_u32le(r - 4), psize = gcev_rd_u32le(r + 48);
         const uint32_t rest = size - 52 - psize;
         v3_fill(t, np->lean_meta, r, psize, rest >= 4 ? gcev_rd_u32le(r + 52 + psize) : 0, np->lean_off, ev);
+        return;
+    }
+    if (!np->compressed) {
+        /* the record lean_batch_unc took last, read again as block_next_other reads it; its
+         * checks, the filter and its sequence number were done then (observe 0) */
+        np_cur c = {np->blk, np->blk_len, (size_t)(np->lean_off - np->blk_off)};
+        np_hdr h;
+        memset(&h, 0, sizeof h);
+        (void)hdr_uncompressed(&c, np->version, &h);
+        (void)fill_event_observe(t, np, np->lean_meta, &h, np->lean_off, ev, NULL, 0);
         return;
     }
     v45_fill(t, np, np->lean_meta, np->lean_off, ev);

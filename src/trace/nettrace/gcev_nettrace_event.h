@@ -8,14 +8,16 @@
 /* Next event of the current event block (metadata records are consumed
  * internally for V3-V5). GCEV_END when the block is exhausted. */
 gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *err);
-/* gcev_trace_next_lean in a block np->lean_blk marks (a NetTrace V4/V5 compressed event block,
- * a NetPerf V3 block, the V1/V2 inline stream): as gcev_np_block_next into a lean record;
- * GCEV_END when the block is exhausted (V1-V3: also before a record the per-event path must
- * read: a fault, inline metadata). gcev_np_lean_fill then fills the full record of that event. */
+/* gcev_trace_next_lean in a block np->lean_blk marks (a NetTrace V4/V5 event block, a NetPerf
+ * V3 block, the V1/V2 inline stream): as gcev_np_block_next into a lean record; GCEV_END when
+ * the block is exhausted (uncompressed headers: also before a record the per-event path must
+ * read: a fault, inline metadata, a sequence gap). gcev_np_lean_fill then fills the full record
+ * of that event. */
 gcev_status gcev_np_block_next_lean(gcev_trace *t, gcev_trace_lean *ev, gcev_error *err);
 void gcev_np_lean_fill(gcev_trace *t, gcev_trace_event *ev);
 /* Up to cap lean records from the block (as gcev_np_block_next_lean each): stops at cap
- * (GCEV_OK), at the block's end (GCEV_END) or at a fault (V1-V3: before it, GCEV_END);
+ * (GCEV_OK), at the block's end (GCEV_END) or at a fault (uncompressed headers: before it,
+ * GCEV_END);
  * *k records filled, each with evs[0].struct_size. */
 gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
                                      gcev_error *err);

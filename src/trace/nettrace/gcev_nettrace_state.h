@@ -297,8 +297,8 @@ typedef struct gcev_nettrace {
      * changes by deltas; reset per block */
     np_hdr prev;
     /* gcev_np_block_next_lean: the metadata and file offset of the event it gave */
-    /* the lean batch serves the current block (np->blk): a V4/V5 compressed event block, a
-     * V3 block, the V1/V2 inline stream */
+    /* the lean batch serves the current block (np->blk): a V4/V5 event block, a V3 block,
+     * the V1/V2 inline stream */
     int lean_blk;
     const struct np_meta *lean_meta;
     uint64_t lean_off;

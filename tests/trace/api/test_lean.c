@@ -4,9 +4,9 @@
  * gcev_trace_kind_record against gcev_trace_next: the same trace read both ways at once (two
  * traces over the same bytes) gives the same events, the same end or fault at the same
  * offset, with keep-going the same skipped ranges, and with a filter the same selection.
- * NetPerf V1-V3 and NetTrace V4-V6 samples (the NetPerf ones and the V4/V5 compressed ones take
- * the reader's lean path), samples with a fault in the middle, and with ../shared every corpus
- * trace, the 3.0 and the 2.1 x86 NetPerf ones also damaged at many places.
+ * NetPerf V1-V3 and NetTrace V4-V6 samples (all but the V6 ones take the reader's lean path), samples with a
+ * fault in the middle, and with ../shared every corpus trace, the 3.0 and the 2.1 x86 NetPerf ones also
+ * damaged at many places.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include <gcev/gcev_trace.h>
+#include <gcev/gcev_writer.h>
 
 #include "filter_check.h"
 #include "testutil.h"
@@ -340,6 +341,110 @@ static void test_lean_batch_parser_on_a_damaged_corpus_trace(void **state)
     assert_true(stopped_batches > before); /* some faults came after events of their batch */
 }
 
+/* Runs of events per capture thread, as a runtime writes its thread buffers (the sample
+ * alternates threads): RUNS runs of RUN_LEN events on three threads, GCStart_V2 and an
+ * EventSource event, stacks and activity ids on some, one sequence gap (a drop), a sequence
+ * point in the middle; version 1-6, compressed or not. */
+enum { RUNS = 12, RUN_LEN = 16 };
+
+static uint8_t *runs_trace(uint32_t version, int compressed, size_t *size)
+{
+    gcev_writer_options o = {version, (uint8_t)compressed, 8, 4242, 4, 1000000, 50};
+    gcev_writer *w;
+    assert_int_equal(gcev_writer_create(&o, &w), GCEV_OK);
+    gcev_writer_meta gc = {"Microsoft-Windows-DotNETRuntime", 1, 2, 1, 4, 1, "", NULL, 0};
+    static const gcev_trace_field fields[] = {{"a", 9, 0, 0, NULL, 0, 0, 0}};
+    gcev_writer_meta es = {
+        version == 1 ? SAMPLE_V1_GUID : "MySource", 7, 0, 0, 4, 0xf00000000000ull, "Hello", fields, 1};
+    uint32_t gc_id, es_id;
+    assert_int_equal(gcev_writer_define(w, &gc, &gc_id), GCEV_OK);
+    assert_int_equal(gcev_writer_define(w, &es, &es_id), GCEV_OK);
+    uint8_t gcp[26] = {8, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 9};
+    uint8_t esp[4] = {0x2a, 0, 0, 0};
+    uint8_t stack[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    uint32_t seq[3] = {0, 0, 0};
+    int64_t ts = 100;
+    for (int r = 0; r < RUNS; r++) {
+        if (r == RUNS / 2) {
+            assert_int_equal(gcev_writer_sequence_point(w, ts), GCEV_OK);
+        }
+        const int th = r % 3;
+        for (int i = 0; i < RUN_LEN; i++) {
+            const int gc_ev = i % 5 == 0;
+            gcev_writer_event e = {gc_ev ? gc_id : es_id,
+                                   11 + (uint64_t)th,
+                                   0,
+                                   0,
+                                   (uint32_t)th,
+                                   ts += 7,
+                                   gc_ev ? gcp : esp,
+                                   gc_ev ? 26 : 4,
+                                   i % 4 == 1 ? stack : NULL,
+                                   i % 4 == 1 ? 16 : 0,
+                                   {0}};
+            if (i % 6 == 2) {
+                e.activity_id.data1 = (uint32_t)(r * RUN_LEN + i);
+            }
+            seq[th] += 1 + (r == 4 && i == 3); /* one event of a run lost */
+            e.sequence = seq[th];
+            assert_int_equal(gcev_writer_write(w, &e), GCEV_OK);
+        }
+    }
+    const uint8_t *data;
+    assert_int_equal(gcev_writer_finish(w, &data, size), GCEV_OK);
+    uint8_t *copy = malloc(*size);
+    assert_non_null(copy);
+    memcpy(copy, data, *size);
+    gcev_writer_free(w);
+    return copy;
+}
+
+/* The batch of uncompressed NetTrace V4/V5 blocks, as the NetPerf one: it stops before a
+ * record it cannot take (a fault, undefined metadata, a timestamp outside the block's range, a
+ * sequence number that is not the next of the thread seen last: drops, new threads). A trace
+ * with runs per capture thread (and the NetPerf versions with it), intact with every batch
+ * size and the GC filter, and damaged at places spread over it, with and without keep-going. */
+static void test_lean_uncompressed_batch_before_a_fault(void **state)
+{
+    (void)state;
+    static const uint32_t vs[][2] = {{3, 0}, {4, 0}, {5, 0}, {4, 1}, {5, 1}, {2, 0}};
+    gcev_trace_filter f;
+    memset(&f, 0, sizeof f);
+    f.struct_size = sizeof f;
+    f.flags = GCEV_TRACE_FILTER_GC;
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
+        size_t size, faults = 0;
+        uint8_t *data = runs_trace(vs[v][0], (int)vs[v][1], &size);
+        const size_t before = many_batches;
+        mem m = {data, size};
+        for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+            assert_int_equal(compare_walks(open_mem, &m, 0, NULL, caps[c]), RUNS * RUN_LEN);
+            assert_int_equal(compare_walks(open_mem, &m, 0, &f, caps[c]), RUNS * ((RUN_LEN + 4) / 5));
+        }
+        assert_true(many_batches > before); /* the reader's batch served them */
+        uint8_t *bad = malloc(size);
+        assert_non_null(bad);
+        for (size_t at = size / 8; at < size; at += 13) {
+            memcpy(bad, data, size);
+            bad[at] ^= (uint8_t)(0x5a ^ at);
+            mem b = {bad, size};
+            gcev_trace *t;
+            if (gcev_trace_open_memory(bad, size, NULL, &t, NULL) != GCEV_OK) {
+                continue; /* (NetPerf V1/V2: the forward-reference table at the end) */
+            }
+            gcev_trace_close(t);
+            compare_walks(open_mem, &b, 0, NULL, 7);
+            faults += last_end != GCEV_END;
+            compare_walks(open_mem, &b, 1, NULL, 7);
+            compare_walks(open_mem, &b, 1, &f, 3);
+            compare_walks(open_mem, &b, 0, NULL, 0);
+        }
+        assert_true(faults > 0);
+        free(bad);
+        free(data);
+    }
+}
+
 /* The NetPerf V3 batch on the 2.1 x86 corpus trace (blocks of about a hundred records):
  * intact with a filter, and damaged, so that faults come in the middle of blocks, after events
  * of the batch that stops before them. */
@@ -403,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_lean_corpus_traces),
         cmocka_unit_test(test_lean_batch_parser_on_a_damaged_corpus_trace),
         cmocka_unit_test(test_lean_netperf_batch_before_a_fault),
+        cmocka_unit_test(test_lean_uncompressed_batch_before_a_fault),
         cmocka_unit_test(test_lean_netperf_batch_on_a_damaged_corpus_trace),
         cmocka_unit_test(test_lean_bad_arguments),
     };
