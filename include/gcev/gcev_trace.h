@@ -335,8 +335,9 @@ typedef struct gcev_trace_lean {
 /*
  * As gcev_trace_next(), into a lean record: the same events in the same order, the same end,
  * errors, keep-going and filter. The EventPipe reader fills it straight from the event header
- * and its metadata record for NetTrace V4/V5 compressed blocks in file order (the
- * runtime's own traces); elsewhere it reads the full record and copies these members.
+ * and its metadata record in file order for NetPerf V1-V3 and NetTrace V4/V5 blocks (the
+ * runtime's own traces; V6 and the time order excepted); elsewhere it reads the full record
+ * and copies these members.
  * Returns GCEV_OK, GCEV_END, the reader's errors (GCEV_E_TRUNCATED_FILE, GCEV_E_FORMAT,
  * GCEV_E_UNSUPPORTED, GCEV_E_LIMIT, GCEV_E_IO, GCEV_E_NOMEM) as gcev_trace_next() does, or
  * GCEV_E_INVALID_ARG when t or ev is NULL or ev->struct_size is neither 0 nor at least this
