@@ -1226,6 +1226,28 @@ gcev_status gcev_np_block_next(gcev_trace *t, gcev_trace_event *ev, gcev_error *
     return block_next_other(t, ev, err);
 }
 
+/* The end of a NetPerf or uncompressed lean batch that filled evs[0..ev) up to end: the block
+ * position, the last record for gcev_np_lean_fill (at block offset last), the caller's
+ * struct_size, the count; GCEV_OK when full, else GCEV_END (the per-event path reads on). */
+static GCEV_ALWAYS_INLINE gcev_status lean_batch_close(gcev_nettrace *np, gcev_trace_lean *evs,
+                                                       gcev_trace_lean *ev, const gcev_trace_lean *end,
+                                                       size_t pos, size_t last, uint32_t struct_size,
+                                                       size_t *k)
+{
+    np->blk_pos = pos;
+    if (ev != evs) {
+        np->lean_meta = ev[-1].kind;
+        np->lean_off = np->blk_off + last;
+    }
+    if (struct_size != sizeof *evs) { /* (0: the first layout; lean_put writes this release's size) */
+        for (gcev_trace_lean *e = evs; e != ev; e++) {
+            e->struct_size = struct_size;
+        }
+    }
+    *k = (size_t)(ev - evs);
+    return ev == end ? GCEV_OK : GCEV_END;
+}
+
 /*
  * The lean batch of a NetPerf V3 block or of the V1/V2 inline stream: the records
  * block_next_v3 gives as events, straight into lean records. A record is taken only once it
@@ -1288,18 +1310,7 @@ static GCEV_ALWAYS_INLINE gcev_status lean_batch_v3(gcev_trace *t, gcev_trace_le
         last = at;
         lean_put(ev++, m, ts, gcev_rd_u32le(r + 4), r + 52, psize, ptr_tail | lean_tail(psize, 0));
     }
-    np->blk_pos = pos;
-    if (ev != evs) {
-        np->lean_meta = ev[-1].kind;
-        np->lean_off = np->blk_off + last;
-    }
-    if (struct_size != sizeof *evs) { /* (0: the first layout; lean_put writes this release's size) */
-        for (gcev_trace_lean *e = evs; e != ev; e++) {
-            e->struct_size = struct_size;
-        }
-    }
-    *k = (size_t)(ev - evs);
-    return ev == end ? GCEV_OK : GCEV_END;
+    return lean_batch_close(np, evs, ev, end, pos, last, struct_size, k);
 }
 
 /* The fixed part of an uncompressed V4/V5 header after EventSize: metadata id (high bit:
@@ -1371,18 +1382,7 @@ static GCEV_ALWAYS_INLINE gcev_status lean_batch_unc(gcev_trace *t, gcev_trace_l
         last = at;
         lean_put(ev++, m, ts, gcev_rd_u64le(r + 8), r + UNC_FIXED, psize, ptr_tail | lean_tail(psize, 0));
     }
-    np->blk_pos = pos;
-    if (ev != evs) {
-        np->lean_meta = ev[-1].kind;
-        np->lean_off = np->blk_off + last;
-    }
-    if (struct_size != sizeof *evs) { /* (0: the first layout; lean_put writes this release's size) */
-        for (gcev_trace_lean *e = evs; e != ev; e++) {
-            e->struct_size = struct_size;
-        }
-    }
-    *k = (size_t)(ev - evs);
-    return ev == end ? GCEV_OK : GCEV_END;
+    return lean_batch_close(np, evs, ev, end, pos, last, struct_size, k);
 }
 
 gcev_status gcev_np_block_lean_batch(gcev_trace *t, gcev_trace_lean *evs, size_t cap, size_t *k,
