@@ -47,6 +47,11 @@ uint8_t *sample_trace(uint32_t version, int compressed, size_t *size)
         }
         gcev_writer_write(w, &e[i]);
     }
+    return sample_writer_bytes(w, size);
+}
+
+uint8_t *sample_writer_bytes(gcev_writer *w, size_t *size)
+{
     const uint8_t *data;
     uint8_t *copy = NULL;
     if (gcev_writer_finish(w, &data, size) == GCEV_OK) {

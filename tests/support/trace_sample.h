@@ -13,4 +13,7 @@ enum { SAMPLE_EVENTS = 6 };
 /* Writes the sample in one format (1-6); returns a malloc'ed copy of the bytes. */
 uint8_t *sample_trace(uint32_t version, int compressed, size_t *size);
 
+/* Finishes w and frees it: a malloc'ed copy of the trace it wrote (*size bytes), or NULL. */
+uint8_t *sample_writer_bytes(gcev_writer *w, size_t *size);
+
 #endif

@@ -390,12 +390,8 @@ static uint8_t *runs_trace(uint32_t version, int compressed, size_t *size)
             assert_int_equal(gcev_writer_write(w, &e), GCEV_OK);
         }
     }
-    const uint8_t *data;
-    assert_int_equal(gcev_writer_finish(w, &data, size), GCEV_OK);
-    uint8_t *copy = malloc(*size);
+    uint8_t *copy = sample_writer_bytes(w, size);
     assert_non_null(copy);
-    memcpy(copy, data, *size);
-    gcev_writer_free(w);
     return copy;
 }
 
