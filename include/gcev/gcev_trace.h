@@ -207,6 +207,16 @@ typedef struct gcev_trace_options {
      * option.
      */
     uint32_t keep_going;
+    /*
+     * 1: the caller reads no stacks. Every event's stack is NULL and stack_size 0, and the
+     * readers keep none: the stack blocks of NetTrace V5/V6 are checked as without the option
+     * (their framing, and the limit on what they hold between sequence points) but not copied,
+     * and the timestamp orders copy no stack with the events they hold. Everything else (the
+     * events, their order, dropped events, errors and their offsets, keep-going's ranges) is what
+     * it is without the option. For the walks that never look at a stack (counting, GC
+     * analysis): on a trace of allocation samples with stacks it saves the copy of every stack.
+     */
+    uint32_t no_stacks;
 } gcev_trace_options;
 
 typedef struct gcev_trace gcev_trace;

@@ -292,7 +292,7 @@ int gcev_cmd_count(int argc, char **argv)
 {
     const char *path = NULL, *v;
     int json = 0, m, rc;
-    gcev_trace_options opts = {.struct_size = sizeof opts};
+    gcev_trace_options opts = {.struct_size = sizeof opts, .no_stacks = 1}; /* counts never look at one */
     gcev_cli_filter filter;
     memset(&filter, 0, sizeof filter);
     gcev_cli_args a;

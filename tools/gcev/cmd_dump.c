@@ -232,7 +232,7 @@ int gcev_cmd_dump(int argc, char **argv)
 {
     const char *path = NULL, *v;
     int fmt = FMT_TEXT, gc_only = 0, m, rc;
-    gcev_trace_options opts = {.struct_size = sizeof opts};
+    gcev_trace_options opts = {.struct_size = sizeof opts, .no_stacks = 1}; /* (dump shows no stack) */
     gcev_cli_filter filter;
     memset(&filter, 0, sizeof filter);
     gcev_cli_args a;

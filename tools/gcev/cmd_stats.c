@@ -159,7 +159,11 @@ int gcev_cmd_stats(int argc, char **argv)
     /* the model needs timestamp order: file order interleaves threads (events of different threads
      * interleave) */
     gcev_trace_options opts = {
-        .struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME, .keep_going = (uint32_t)keep_going};
+        .struct_size = sizeof opts,
+        .order = GCEV_TRACE_ORDER_TIME,
+        .keep_going = (uint32_t)keep_going,
+        .no_stacks = 1 /* the GC analysis reads none: the time order then copies none */
+    };
     gcev_trace *t;
     gcev_session *sess;
     char pid_label[32];

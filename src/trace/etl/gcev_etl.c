@@ -423,6 +423,10 @@ static gcev_status etl_record_event(gcev_trace *t, etl_impl *e, const gcev_etl_r
         const uint8_t *schema = NULL;
         uint32_t schema_size = 0;
         st = gcev_etl_event_fill(p, r, ev, &schema, &schema_size, &traits, &traits_size, &msg);
+        if (t->opts.no_stacks) {
+            ev->stack = NULL; /* (a view into the buffer: nothing was copied) */
+            ev->stack_size = 0;
+        }
         if (st == GCEV_OK && t->filter) {
             /* the filter reads the header and the provider's name (TraceLogging: from its
              * traits); a skipped event's schema is never parsed */

@@ -1129,6 +1129,7 @@ gcev_status gcev_nettrace_open(gcev_trace *t, gcev_error *err)
     }
     t->impl = np;
     t->ops = &nettrace_ops;
+    np->no_stacks = t->opts.no_stacks != 0;
     np->last_seq_index = UINT32_MAX;
     np->blk_min_ts = INT64_MIN;
     np->blk_max_ts = INT64_MAX;

@@ -363,7 +363,7 @@ static inline void event_stack(const gcev_nettrace *np, uint32_t stack_id, gcev_
 {
     ev->stack = NULL;
     ev->stack_size = 0;
-    if (stack_id) {
+    if (stack_id && !np->no_stacks) {
         uint32_t k = stack_id - np->run_first, i;
         if (k < np->run_count) {
             i = (uint32_t)(np->run_base + k);
@@ -543,8 +543,8 @@ static gcev_status fill_event_observe(gcev_trace *t, gcev_nettrace *np, const np
         ev->has_related_activity_id = h->has_rel;
     }
     if (np->version <= 3) {
-        ev->stack = h->stack;
-        ev->stack_size = h->stack ? h->stack_size : 0;
+        ev->stack = np->no_stacks ? NULL : h->stack;
+        ev->stack_size = ev->stack ? h->stack_size : 0;
     } else {
         event_stack(np, h->stack_id, ev);
     }
@@ -1109,8 +1109,9 @@ static gcev_status block_next_compressed(gcev_trace *t, gcev_nettrace *np, gcev_
 
 /* Every member of ev for a NetPerf record whose framing block_next_v3 checked: r its bytes
  * after EventSize, psize / ssize its payload and stack sizes, off its file offset. */
-static GCEV_ALWAYS_INLINE void v3_fill(gcev_trace *t, const np_meta *m, const uint8_t *r, uint32_t psize,
-                                       uint32_t ssize, uint64_t off, gcev_trace_event *ev)
+static GCEV_ALWAYS_INLINE void v3_fill(gcev_trace *t, const gcev_nettrace *np, const np_meta *m,
+                                       const uint8_t *r, uint32_t psize, uint32_t ssize, uint64_t off,
+                                       gcev_trace_event *ev)
 {
     memcpy(ev, &m->image, NP_META_PART);
     const uint64_t tid = gcev_rd_u32le(r + 4);
@@ -1128,8 +1129,8 @@ static GCEV_ALWAYS_INLINE void v3_fill(gcev_trace *t, const np_meta *m, const ui
     ev->pointer_size = t->info.pointer_size;
     ev->payload = psize ? r + 52 : NULL;
     ev->payload_size = psize;
-    ev->stack = ssize ? r + 56 + psize : NULL;
-    ev->stack_size = ssize;
+    ev->stack = ssize && !np->no_stacks ? r + 56 + psize : NULL;
+    ev->stack_size = ev->stack ? ssize : 0;
     ev->nfields = m->nfields;
     ev->fields = m->fields;
     ev->file_offset = off;
@@ -1206,7 +1207,7 @@ static GCEV_ALWAYS_INLINE gcev_status block_next_v3(gcev_trace *t, gcev_nettrace
             gcev_trace_note_filtered(t, (int64_t)gcev_rd_u64le(r + 8));
             continue;
         }
-        v3_fill(t, m, r, psize, ssize, off, ev);
+        v3_fill(t, np, m, r, psize, ssize, off, ev);
         return GCEV_OK;
     }
     return GCEV_END;
@@ -1417,7 +1418,8 @@ void gcev_np_lean_fill(gcev_trace *t, gcev_trace_event *ev)
         const uint8_t *r = np->blk + (size_t)(np->lean_off - np->blk_off) + 4;
         const uint32_t size = gcev_rd_u32le(r - 4), psize = gcev_rd_u32le(r + 48);
         const uint32_t rest = size - 52 - psize;
-        v3_fill(t, np->lean_meta, r, psize, rest >= 4 ? gcev_rd_u32le(r + 52 + psize) : 0, np->lean_off, ev);
+        v3_fill(t, np, np->lean_meta, r, psize, rest >= 4 ? gcev_rd_u32le(r + 52 + psize) : 0, np->lean_off,
+                ev);
         return;
     }
     if (!np->compressed) {
@@ -1559,7 +1561,8 @@ static gcev_status stack_block_fail(gcev_nettrace *np, uint32_t first, size_t ba
 }
 
 /*
- * The stacks of a stack block, kept until the next sequence point. Ids [run_first, run_first +
+ * The stacks of a stack block, kept until the next sequence point (gcev_trace_options.no_stacks:
+ * checked only). Ids [run_first, run_first +
  * run_count) are found without the map (event_stack): the runtime numbers stacks consecutively
  * between sequence points, so a block that continues the run only extends it, and its stacks
  * never go into the map (a hash per stack was a tenth of the allocation bench's reader). A
@@ -1578,6 +1581,18 @@ gcev_status gcev_np_stack_block(gcev_trace *t, np_cur *c, uint64_t file_off, gce
     if (c->n > t->src.max_take || np->stack_used > t->src.max_take - c->n) {
         return gcev_np_fail(err, GCEV_E_LIMIT, file_off,
                             "stacks between sequence points exceed the block-size limit");
+    }
+    if (np->no_stacks) {
+        /* checked as below and counted against the limit above, kept nowhere */
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t size;
+            if (!np_u32(c, &size) || !np_has(c, size)) {
+                return gcev_np_fail(err, GCEV_E_FORMAT, file_off + c->pos, "stack overruns its block");
+            }
+            np->stack_used += size;
+            c->pos += size;
+        }
+        return GCEV_OK;
     }
     size_t base = np->nstacks;
     /* (a run past 2^32 - 1 stays in the map: its ids, first + i, are not wrapped) */

@@ -329,6 +329,8 @@ typedef struct gcev_nettrace {
     } * stacks;
     size_t nstacks, cap_stacks;
     gcev_idmap stack_ids;
+    /* gcev_trace_options.no_stacks: stack blocks are checked, not kept; events get no stack */
+    int no_stacks;
     /* ids [run_first, run_first + run_count) of the newest run of consecutive stack blocks sit
      * at stacks[run_base...], and are not in stack_ids (which holds the older stacks): most
      * events refer to the run, so they skip the map (gcev_np_stack_block) */
