@@ -6,6 +6,8 @@
  *   bit 0: memory (0) or read-callback stream (1), with chunk sizes from bits 2..4
  *   bit 1: file order (0) or timestamp order (1)
  *   bit 5: keep_going (resynchronise after a damaged block or buffer)
+ *   bit 6: the lean differential (fuzz_lean_differential) with the GC-set filter
+ *   bit 7: no_stacks (stack blocks checked, not kept; no event has a stack)
  * Every event gets its payload decoded and formatted when its provider is
  * known, and EventSource/TraceLogging fields go through the JSON formatter.
  * A ZIP input (last byte 0: memory) goes through the archive path: the entry
@@ -119,7 +121,8 @@ static inline void fuzz_trace_run(const uint8_t *data, size_t size)
     gcev_trace_options opts = {.struct_size = sizeof opts,
                                .order = (mode & 2) ? GCEV_TRACE_ORDER_TIME : GCEV_TRACE_ORDER_FILE,
                                .max_block_size = 16u << 20,
-                               .keep_going = (mode >> 5) & 1};
+                               .keep_going = (mode >> 5) & 1,
+                               .no_stacks = (mode >> 7) & 1};
     fuzz_stream s = {data, size, 0, chunks[(mode >> 2) & 7]};
     gcev_trace *t = NULL;
     gcev_error err;
@@ -147,6 +150,7 @@ static inline void fuzz_trace_run(const uint8_t *data, size_t size)
     uint64_t events = 0;
     while ((st = gcev_trace_next(t, &ev, &err)) == GCEV_OK) {
         FUZZ_CHECK(ev.payload_size == 0 || ev.payload != NULL);
+        FUZZ_CHECK(!opts.no_stacks || (ev.stack == NULL && ev.stack_size == 0));
         if (ev.provider && events < 256) {
             gcev_input in = {.struct_size = sizeof in,
                              .provider = ev.provider,

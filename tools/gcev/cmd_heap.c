@@ -529,7 +529,7 @@ static int show_set(gcev_heap_set *s, const heap_opts *o, const char *label)
 
 static int read_set(const char *path, gcev_heap_set **out)
 {
-    gcev_trace_options topts = {.struct_size = sizeof topts};
+    gcev_trace_options topts = {.struct_size = sizeof topts, .no_stacks = 1}; /* (the heap graph has none) */
     topts.order = GCEV_TRACE_ORDER_TIME;
     gcev_trace *t;
     if (gcev_cli_open_trace("heap", path, &topts, &t)) {

@@ -263,8 +263,8 @@ int gcev_cmd_report(int argc, char **argv)
     if (!path) {
         return gcev_cli_no_file("report");
     }
-    /* the analysis needs timestamp order */
-    gcev_trace_options opts = {.struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME};
+    /* the analysis needs timestamp order and no stack (the allocation section reads the file again) */
+    gcev_trace_options opts = {.struct_size = sizeof opts, .order = GCEV_TRACE_ORDER_TIME, .no_stacks = 1};
     gcev_trace *t;
     if (gcev_cli_open_trace("report", path, &opts, &t)) {
         return GCEV_EXIT_USAGE;
