@@ -224,7 +224,9 @@ typedef struct gcev_trace gcev_trace;
 /*
  * Opens the trace file at path (whole in memory when possible: on Linux a file of
  * 2 MiB to 256 MiB is read onto 2 MiB pages when the kernel gives them on request,
- * any other memory-mapped; else read in blocks); the format is detected from its
+ * any other memory-mapped; else read in blocks; a NetTrace file opened for file order
+ * without keep_going, which a walk reads once front to back, is read in blocks on POSIX
+ * systems, whatever its size: memory stays about a block); the format is detected from its
  * first bytes and its header is read.
  * opts may be NULL (file order, default limits). On success *out owns the
  * trace: close it with gcev_trace_close(). On failure *out is NULL and *err says

@@ -15,7 +15,6 @@
 #include "cli.h"
 #include "gcev_compiler.h"
 #include "cli_progress.h"
-#include "cli_stream.h"
 #include "commands.h"
 #include "cli_trace.h"
 
@@ -320,12 +319,11 @@ int gcev_cmd_count(int argc, char **argv)
         return gcev_cli_no_file("count");
     }
     gcev_trace *t;
-    gcev_cli_stream in;
-    if (gcev_cli_open_trace_once("count", path, &opts, &in, &t)) {
+    if (gcev_cli_open_trace("count", path, &opts, &t)) {
         return GCEV_EXIT_USAGE;
     }
     if (gcev_cli_filter_apply("count", &filter, t)) {
-        gcev_cli_stream_close(&in, t);
+        gcev_trace_close(t);
         return GCEV_EXIT_USAGE;
     }
     count_table tab = {0};
@@ -336,7 +334,6 @@ int gcev_cmd_count(int argc, char **argv)
     rc = GCEV_EXIT_OK;
     gcev_cli_progress pr;
     gcev_cli_progress_start(&pr, "count", t, 0);
-    pr.size = in.size; /* a stream's reader does not know it */
     /* the lean walk, in batches: names and GUID are asked for only for a new kind (what its
      * metadata record says), or for an event without one (then the last of its batch: its full
      * record) */
@@ -347,7 +344,7 @@ int gcev_cmd_count(int argc, char **argv)
     count_slots *cs = malloc(sizeof *cs);
     if (!cs) {
         gcev_cli_fail("count", "out of memory");
-        gcev_cli_stream_close(&in, t);
+        gcev_trace_close(t);
         return GCEV_EXIT_TRACE_ERROR;
     }
     slots_init(cs);
@@ -397,6 +394,6 @@ int gcev_cmd_count(int argc, char **argv)
         free(tab.rows[i].name);
     }
     free(tab.rows);
-    gcev_cli_stream_close(&in, t);
+    gcev_trace_close(t);
     return rc;
 }

@@ -357,7 +357,14 @@ gcev_status gcev_trace_open_file(const char *path, const gcev_trace_options *opt
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
         return trace_start(t, path, 1, opts, out, err); /* an LTTng (CTF) trace folder */
     }
-    gcev_status st = gcev_source_init_file(&t->src, path, err);
+    /* A NetTrace file walked once in file order (no keep-going, which looks ahead and back
+     * over a whole file) is read through a window of about a block (gcev_source.h); options
+     * that do not read are reported by trace_start. */
+    gcev_trace_options o;
+    const int once = gcev_sized_in(&o, sizeof o, opts, OPTIONS_V1) == GCEV_OK &&
+                     o.order == GCEV_TRACE_ORDER_FILE && !o.keep_going;
+    gcev_status st = gcev_source_init_file_once(&t->src, path, once ? GCEV_NETTRACE_MAGIC : NULL,
+                                                once ? sizeof GCEV_NETTRACE_MAGIC - 1 : 0, err);
     if (st != GCEV_OK) {
         int os_errno = t->src.os_errno;
         free(t);

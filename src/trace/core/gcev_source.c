@@ -115,6 +115,15 @@ static void os_huge_free(uint8_t *p, size_t cap)
     (void)p;
     (void)cap;
 }
+
+/* Windows maps every file (no pread to look at its head): see gcev_source_init_file_once. */
+static int os_starts_with(int fd, const void *magic, size_t n)
+{
+    (void)fd;
+    (void)magic;
+    (void)n;
+    return 0;
+}
 #else
 #include <sys/mman.h>
 #include <unistd.h>
@@ -252,6 +261,20 @@ static long long os_read(int fd, void *dst, size_t n)
 {
     return read(fd, dst, n);
 }
+
+/* 1 when the file begins with the n bytes of magic (n from 1 to 16); the position stays. */
+static int os_starts_with(int fd, const void *magic, size_t n)
+{
+    uint8_t head[16];
+    if (!magic || n == 0 || n > sizeof head) {
+        return 0;
+    }
+    ssize_t r;
+    do {
+        r = pread(fd, head, n, 0);
+    } while (r < 0 && errno == EINTR);
+    return r == (ssize_t)n && memcmp(head, magic, n) == 0;
+}
 #endif
 
 enum { GCEV_SOURCE_DEFAULT_MAX_TAKE = 256u << 20, GCEV_SOURCE_MIN_WINDOW = 64u << 10 };
@@ -297,6 +320,12 @@ gcev_status gcev_source_init_reader(gcev_source *s, gcev_read_fn read, void *ctx
 
 gcev_status gcev_source_init_file(gcev_source *s, const char *path, gcev_error *err)
 {
+    return gcev_source_init_file_once(s, path, NULL, 0, err);
+}
+
+gcev_status gcev_source_init_file_once(gcev_source *s, const char *path, const void *magic, size_t n,
+                                       gcev_error *err)
+{
     if (!s || !path) {
         return source_fail(err, GCEV_E_INVALID_ARG, 0, "no source or path");
     }
@@ -312,6 +341,11 @@ gcev_status gcev_source_init_file(gcev_source *s, const char *path, gcev_error *
         os_close(fd); /* open() gives a directory to O_RDONLY; read() would fail later */
         s->os_errno = errno = EISDIR;
         return source_fail(err, GCEV_E_IO, 0, "cannot open the trace file");
+    }
+    if (have_stat && S_ISREG(st.st_mode) && st.st_size > 0 && os_starts_with(fd, magic, n)) {
+        s->fd = fd; /* read once through the window (gcev_source.h) */
+        s->size = (uint64_t)st.st_size;
+        return GCEV_OK;
     }
     if (have_stat && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
         uint64_t size = (uint64_t)st.st_size;

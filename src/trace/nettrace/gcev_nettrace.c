@@ -31,7 +31,7 @@ static const char fs_magic[] = "!FastSerialization.1";
 
 int gcev_nettrace_detect(const uint8_t *head, size_t n)
 {
-    if (n >= 8 && memcmp(head, "Nettrace", 8) == 0) {
+    if (n >= 8 && memcmp(head, GCEV_NETTRACE_MAGIC, 8) == 0) {
         return 1;
     }
     return n >= 24 && gcev_rd_u32le(head) == 20 && memcmp(head + 4, fs_magic, 20) == 0;

@@ -245,6 +245,52 @@ static void test_source_big_files_read_whole_or_mapped(void **st)
     check_big_file(((size_t)5 << 20) + 123);
 }
 
+/* gcev_source_init_file_once: a file that begins with the magic is read through the window
+ * (not loaded, not mapped, forward only), whatever its size; any other file as by
+ * gcev_source_init_file. */
+static void test_source_file_with_the_magic_is_read_once_through_the_window(void **st)
+{
+    (void)st;
+    const size_t size = ((size_t)5 << 20) + 77;
+    uint8_t *want = malloc(size);
+    assert_non_null(want);
+    for (size_t i = 0; i < size; i++) {
+        want[i] = (uint8_t)(i * 7 + i / 4096);
+    }
+    memcpy(want, "Nettrace", 8);
+    const char *path = "/tmp/gcev_test_source_once";
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(want, 1, size, fp), size);
+    assert_int_equal(fclose(fp), 0);
+    gcev_source s;
+    gcev_error err;
+    assert_int_equal(gcev_source_init_file_once(&s, path, "Nettrace", 8, &err), GCEV_OK);
+    assert_false(gcev_source_random(&s));
+    assert_int_equal(s.mapped, 0);
+    assert_int_equal(s.size, size);
+    const uint8_t *v;
+    for (size_t at = 0; at < size;) {
+        size_t n = size - at < 100000 ? size - at : 100000;
+        assert_int_equal(gcev_source_take(&s, n, &v, &err), GCEV_OK);
+        assert_memory_equal(v, want + at, n);
+        at += n;
+    }
+    assert_int_equal(gcev_source_take(&s, 1, &v, &err), GCEV_E_TRUNCATED_FILE);
+    assert_int_equal(err.offset, size);
+    gcev_source_close(&s);
+    /* another magic (and none): in memory, random access */
+    assert_int_equal(gcev_source_init_file_once(&s, path, "Xettrace", 8, &err), GCEV_OK);
+    assert_true(gcev_source_random(&s));
+    assert_int_equal(s.mapped, 1);
+    gcev_source_close(&s);
+    assert_int_equal(gcev_source_init_file_once(&s, path, NULL, 0, &err), GCEV_OK);
+    assert_true(gcev_source_random(&s));
+    gcev_source_close(&s);
+    remove(path);
+    free(want);
+}
+
 static void test_source_read_error_is_io(void **st)
 {
     (void)st;
@@ -411,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_source_callback_window_takes_across_and_past_its_size),
         cmocka_unit_test(test_source_file_take_peek_skip),
         cmocka_unit_test(test_source_big_files_read_whole_or_mapped),
+        cmocka_unit_test(test_source_file_with_the_magic_is_read_once_through_the_window),
         cmocka_unit_test(test_source_read_error_is_io),
         cmocka_unit_test(test_open_missing_file_sets_errno_enoent),
         cmocka_unit_test(test_source_directory_refused_with_eisdir),
