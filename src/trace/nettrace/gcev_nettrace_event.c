@@ -1561,8 +1561,8 @@ static gcev_status stack_block_fail(gcev_nettrace *np, uint32_t first, size_t ba
 }
 
 /*
- * The stacks of a stack block, kept until the next sequence point (gcev_trace_options.no_stacks:
- * checked only). Ids [run_first, run_first +
+ * The stacks of a stack block, kept until the next sequence point (with
+ * gcev_trace_options.no_stacks only checked). Ids [run_first, run_first +
  * run_count) are found without the map (event_stack): the runtime numbers stacks consecutively
  * between sequence points, so a block that continues the run only extends it, and its stacks
  * never go into the map (a hash per stack was a tenth of the allocation bench's reader). A
