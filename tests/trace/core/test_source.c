@@ -195,23 +195,34 @@ static int sysfs_has(const char *path, const char *a, const char *b, const char 
     return strstr(line, a) || strstr(line, b) || (c && strstr(line, c));
 }
 
-/* A file of `size` bytes (byte i = i * 31 + i / 4096, so that no 4 KiB page repeats another)
+/* Writes a file of `size` bytes at path (byte i = i * 31 + i / 4096, so that no 4 KiB page
+ * repeats another), beginning with head when not NULL; returns a malloc'ed copy of them. */
+static uint8_t *patterned_file(const char *path, size_t size, const char *head)
+{
+    uint8_t *b = malloc(size);
+    assert_non_null(b);
+    for (size_t i = 0; i < size; i++) {
+        b[i] = (uint8_t)(i * 31 + i / 4096);
+    }
+    if (head) {
+        memcpy(b, head, strlen(head));
+    }
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(b, 1, size, fp), size);
+    assert_int_equal(fclose(fp), 0);
+    return b;
+}
+
+/* A file of `size` bytes (patterned_file)
  * opened as a source: every byte equal, random access, and read whole (on 2 MiB pages, a
  * length rounded up to them) exactly when the file is 2 MiB or more and the kernel gives huge
  * pages on request; mapped below that. */
 static void check_big_file(size_t size)
 {
-    uint8_t *want = malloc(size);
-    assert_non_null(want);
-    for (size_t i = 0; i < size; i++) {
-        want[i] = (uint8_t)(i * 31 + i / 4096);
-    }
     char path[64];
     snprintf(path, sizeof path, "/tmp/gcev_test_source_big_%zu", size);
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    assert_int_equal(fwrite(want, 1, size, fp), size);
-    assert_int_equal(fclose(fp), 0);
+    uint8_t *want = patterned_file(path, size, NULL);
     gcev_source s;
     gcev_error err;
     assert_int_equal(gcev_source_init_file(&s, path, &err), GCEV_OK);
@@ -252,17 +263,8 @@ static void test_source_file_with_the_magic_is_read_once_through_the_window(void
 {
     (void)st;
     const size_t size = ((size_t)5 << 20) + 77;
-    uint8_t *want = malloc(size);
-    assert_non_null(want);
-    for (size_t i = 0; i < size; i++) {
-        want[i] = (uint8_t)(i * 7 + i / 4096);
-    }
-    memcpy(want, "Nettrace", 8);
     const char *path = "/tmp/gcev_test_source_once";
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    assert_int_equal(fwrite(want, 1, size, fp), size);
-    assert_int_equal(fclose(fp), 0);
+    uint8_t *want = patterned_file(path, size, "Nettrace");
     gcev_source s;
     gcev_error err;
     assert_int_equal(gcev_source_init_file_once(&s, path, "Nettrace", 8, &err), GCEV_OK);
