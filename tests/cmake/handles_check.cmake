@@ -25,7 +25,14 @@ set(PUB "Microsoft-Windows-DotNETRuntime:0x3:4")
 set(PRV "Microsoft-Windows-DotNETRuntimePrivate:0x4001:5")
 set(CONFIGS pub prv both)
 
+# A capture run's traces are replaced by the next run: a failing run's are kept beside them
+# (OUT-failed-<time>), since the runtime's handles vary seldom and the failure may not recur.
 function(fail msg)
+  if(MODE STREQUAL "capture" AND EXISTS "${OUT}")
+    string(TIMESTAMP ts "%Y%m%d-%H%M%S")
+    file(COPY "${OUT}/" DESTINATION "${OUT}-failed-${ts}")
+    set(msg "${msg} (its traces kept in ${OUT}-failed-${ts})")
+  endif()
   message(FATAL_ERROR "handles_check: ${msg}")
 endfunction()
 
