@@ -471,6 +471,13 @@ internal static class Program
         // of its own, which a --scale 0 run then has too.
         s_dependentHandleField = typeof(DependentHandle).GetField("_handle", BindingFlags.NonPublic | BindingFlags.Instance)
                                  ?? throw new InvalidOperationException("DependentHandle._handle not found");
+        // The finalizer thread sets two handles of its own (its Thread object's weak and strong
+        // handles, made empty at its start) the first time it runs managed code. It mostly runs
+        // after the trace; on a loaded machine it sometimes ran during it (1 --scale 0 run in 60
+        // with three busy loops beside: two more Sets of live handles). Run it here, at every
+        // scale, so that both runs have those Sets.
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
         var sb = new StringBuilder("{\"handlecount\":{\"kinds\":[");
         var kept = new StringBuilder();
         int created = 0, freed = 0, reassigned = 0;
