@@ -49,6 +49,36 @@ expect() {
     echo "ok: gcev $* -> $rc in $((SECONDS - t0)) s: $(grep -E -- "$regex" "$dir/err" | head -1)"
 }
 
+# Whether the last CollectTracing request the fake server got asked for stacks (its stackwalk
+# byte). The server appends each request to $dir/requests.bin: a u32 length, then the message
+# (a 20-byte header with the command set at 16 and the id at 17: CollectTracingN is id N + 1);
+# the payload: the session type (N >= 5), buffer size, format, the rundown keyword (N >= 4) or
+# flag, then the stackwalk byte (N >= 3).
+last_stackwalk() {
+    od -An -v -tu1 "$dir/requests.bin" | awk '
+        { for (f = 1; f <= NF; f++) b[n++] = $f }
+        END {
+            sw = "none"
+            for (i = 0; i + 4 <= n; i += 4 + len) {
+                len = b[i] + 256 * b[i + 1] + 65536 * b[i + 2] + 16777216 * b[i + 3]
+                m = i + 4
+                if (b[m + 16] == 2 && b[m + 17] >= 4 && b[m + 17] <= 7) {
+                    v = b[m + 17] - 1
+                    sw = b[m + 20 + (v >= 5 ? 4 : 0) + 8 + (v >= 4 ? 8 : 1)]
+                }
+            }
+            print sw
+        }'
+}
+
+# expect_stackwalk WANT WHAT: the last session asked for stacks (1) or not (0)
+expect_stackwalk() {
+    local got
+    got=$(last_stackwalk)
+    [ "$got" = "$1" ] || fail "$2: the session's stackwalk flag is $got, expected $1"
+    echo "ok: $2 asked for stacks: $got"
+}
+
 case "$case_" in
 no_such_process)
     expect 3 'no process with pid 2147483000' -- watch 2147483000
@@ -108,6 +138,7 @@ record)
     expect 0 "attached to $server \(.NET 10.0.0-fake, x64\) with CollectTracing5" -- record "$server" -o "$dir/rec.nettrace" --duration 0.3
     cmp "$dir/rec.nettrace" "$SAMPLE" || fail "the record differs from what the server sent"
     grep -q "$(stat -c %s "$SAMPLE") bytes, 1100 events, 26 GCs started" "$dir/err" || fail "record summary"
+    expect_stackwalk 1 "record (a trace for any tool)"
     # --profile heap: the forced GC is announced first, before the session is asked for
     expect 0 "attached to $server" -- record "$server" -o "$dir/heap.nettrace" --profile heap --duration 0.3
     head -1 "$dir/err" | grep -q "^gcev record: asking process $server for a heap dump: its runtime will now run a full blocking GC" ||
@@ -122,8 +153,10 @@ watch)
     [ "$(grep -c '^{"gc":' "$dir/out")" -eq 26 ] || fail "expected 26 GC lines"
     grep -q '^{"summary":{"gcs":26,' "$dir/out" || fail "no jsonl summary"
     cmp "$dir/w.nettrace" "$SAMPLE" || fail "--record differs"
+    expect_stackwalk 1 "watch --record (the recording keeps them)"
     expect 0 "attached" -- watch "$server" --duration 0.3
     [ "$(grep -c '^GC ' "$dir/out")" -eq 26 ] || fail "expected 26 text GC lines"
+    expect_stackwalk 0 "watch (the GC analysis reads none)"
     ;;
 stats)
     start_server stream
@@ -132,6 +165,10 @@ stats)
     diff <(tail -n +2 "$dir/out") <(tail -n +2 "$dir/file.json") >/dev/null || fail "stats --pid differs from stats FILE"
     head -1 "$dir/out" | grep -q "\"file\":\"pid $server\"" || fail "stats --pid names the pid"
     cmp "$dir/s.nettrace" "$SAMPLE" || fail "--record differs"
+    expect_stackwalk 1 "stats --pid --record"
+    expect 0 "attached" -- stats --pid "$server" --duration 0.3 --format json
+    diff <(tail -n +2 "$dir/out") <(tail -n +2 "$dir/file.json") >/dev/null || fail "stats --pid without --record differs"
+    expect_stackwalk 0 "stats --pid (the GC analysis reads none)"
     ;;
 report)
     # report --pid --record F is the page of report F, but for the source named
@@ -157,6 +194,7 @@ report)
     export TMPDIR="$dir"
     diff <(page "$dir/live2.html") <(page "$dir/file.html") >/dev/null || fail "the page without --record differs from the file's"
     grep -q 'id="allocations"' "$dir/live2.html" || fail "the live page has no allocation section"
+    expect_stackwalk 1 "report --pid (its allocation section reads the stacks)"
     [ -z "$(ls -A "$dir/tmp")" ] || fail "the temporary stream was not removed: $(ls "$dir/tmp")"
     ;;
 ctrl_c)

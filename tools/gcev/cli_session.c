@@ -277,7 +277,10 @@ int cli_live_open(const char *cmd, const cli_live_opts *o, uint32_t order, gcev_
     so.buffer_mb = o->buffer_mb;
     so.duration_ms = o->duration_ms;
     so.record_path = o->record;
-    gcev_trace_options to = {.struct_size = sizeof to, .order = order};
+    if (o->no_stacks && !o->record) {
+        so.flags |= GCEV_SESSION_NO_STACKS;
+    }
+    gcev_trace_options to = {.struct_size = sizeof to, .order = order, .no_stacks = o->no_stacks != 0};
     so.trace = &to;
     if (so.profile == GCEV_SESSION_GC_HEAP) {
         /* said before the session exists: the runtime forces the GC as soon as it accepts the session

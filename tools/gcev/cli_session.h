@@ -19,6 +19,9 @@ typedef struct cli_live_opts {
     /* --providers NAME:KEYWORDS:LEVEL[:ARGS] (repeatable): a custom session instead of a profile */
     gcev_session_provider providers[16];
     size_t nproviders;
+    /* set by a command that never reads a stack: the runtime is then asked for none (each costs
+     * the process a stack walk per event), unless --record keeps the stream for other tools */
+    int no_stacks;
 } cli_live_opts;
 
 /* The options every live command takes, one line each, for the usage texts. */

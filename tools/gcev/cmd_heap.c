@@ -619,6 +619,7 @@ static int show_diff(gcev_heap *a, gcev_heap *b, const heap_opts *o)
 static int run_live(cli_live_opts *live, const heap_opts *o)
 {
     live->profile = GCEV_SESSION_GC_HEAP; /* cli_live_open announces the forced GC before it happens */
+    live->no_stacks = 1;                  /* (the heap graph has none) */
     gcev_session *s;
     int rc = cli_live_open("heap", live, GCEV_TRACE_ORDER_STREAM, &s);
     if (rc) {

@@ -246,6 +246,7 @@ int gcev_cmd_watch(int argc, char **argv)
         return gcev_cli_fail("watch", "out of memory");
     }
     gcev_session *sess;
+    o.no_stacks = 1; /* the GC analysis reads none */
     int rc = cli_live_open("watch", &o, GCEV_TRACE_ORDER_STREAM, &sess);
     if (rc) {
         gcev_stats_free(s);
