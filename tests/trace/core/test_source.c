@@ -307,6 +307,90 @@ static void test_source_file_with_the_magic_is_read_once_through_the_window(void
     free(want);
 }
 
+/* Takes the rest of the file source s, at `at` of the bytes want[0..size), in 100,000-byte
+ * steps: every byte equal, then the end. */
+static void take_rest(gcev_source *s, size_t at, const uint8_t *want, size_t size)
+{
+    gcev_error err;
+    const uint8_t *v;
+    while (at < size) {
+        size_t n = size - at < 100000 ? size - at : 100000;
+        assert_int_equal(gcev_source_take(s, n, &v, &err), GCEV_OK);
+        assert_memory_equal(v, want + at, n);
+        at += n;
+    }
+    assert_int_equal(gcev_source_take(s, 1, &v, &err), GCEV_E_TRUNCATED_FILE);
+}
+
+/* A closed source's 2 MiB window is kept for the next source (one window, never two sources
+ * at once), whose reads give it its own bytes; a file of at most 16 KiB is read onto the C
+ * heap, a window of its size, rather than onto a huge page. */
+static void test_source_window_kept_for_the_next_source_small_files_on_the_heap(void **st)
+{
+    (void)st;
+    const int huge = huge_on_request() && !GCEV_ASAN;
+    const size_t size = ((size_t)3 << 20) + 5;
+    const char *path = "/tmp/gcev_test_source_kept";
+    uint8_t *want = patterned_file(path, size, "Nettrace");
+    gcev_source a, b, c;
+    gcev_error err;
+    const uint8_t *v;
+    assert_int_equal(gcev_source_init_file_once(&a, path, "Nettrace", 8, &err), GCEV_OK);
+    assert_int_equal(gcev_source_take(&a, 1000, &v, &err), GCEV_OK);
+    assert_int_equal(a.buf_huge, huge);
+    const uint8_t *first = a.buf;
+    gcev_source_close(&a);
+    /* the next source reads into the same window, and sees only what it read */
+    assert_int_equal(gcev_source_init_file_once(&b, path, "Nettrace", 8, &err), GCEV_OK);
+    assert_int_equal(gcev_source_take(&b, 1000, &v, &err), GCEV_OK);
+    assert_memory_equal(v, want, 1000);
+    assert_int_equal(b.buf_huge, huge);
+    if (huge) {
+        assert_ptr_equal(b.buf, first);
+    }
+    /* one open beside it gets a window of its own */
+    assert_int_equal(gcev_source_init_file_once(&c, path, "Nettrace", 8, &err), GCEV_OK);
+    assert_int_equal(gcev_source_take(&c, 1000, &v, &err), GCEV_OK);
+    assert_int_equal(c.buf_huge, huge);
+    assert_ptr_not_equal(c.buf, b.buf);
+    const uint8_t *wb = b.buf, *wc = c.buf;
+    take_rest(&c, 1000, want, size);
+    gcev_source_close(&c);
+    gcev_source_close(&b);
+    /* of the two, one is kept (the other unmapped), and serves a whole walk */
+    assert_int_equal(gcev_source_init_file_once(&a, path, "Nettrace", 8, &err), GCEV_OK);
+    assert_int_equal(gcev_source_take(&a, 1, &v, &err), GCEV_OK);
+    if (huge) {
+        assert_true(a.buf == wb || a.buf == wc);
+    }
+    gcev_source_close(&a);
+    assert_int_equal(gcev_source_init_file_once(&a, path, "Nettrace", 8, &err), GCEV_OK);
+    take_rest(&a, 0, want, size);
+    gcev_source_close(&a);
+    remove(path);
+    free(want);
+    /* 16 KiB and less: a heap window of the file's size; one byte more: the huge page */
+    const size_t smalls[] = {9, 16u << 10, (16u << 10) + 1};
+    for (size_t i = 0; i < sizeof smalls / sizeof smalls[0]; i++) {
+        const size_t small = smalls[i];
+        want = patterned_file(path, small, "Nettrace");
+        assert_int_equal(gcev_source_init_file_once(&a, path, "Nettrace", 8, &err), GCEV_OK);
+        assert_int_equal(gcev_source_take(&a, 1, &v, &err), GCEV_OK);
+        if (small <= (16u << 10)) {
+            assert_false(a.buf_huge);
+            assert_int_equal(a.buf_cap, small);
+        } else {
+            assert_int_equal(a.buf_huge, huge);
+        }
+        gcev_source_close(&a);
+        assert_int_equal(gcev_source_init_file_once(&a, path, "Nettrace", 8, &err), GCEV_OK);
+        take_rest(&a, 0, want, small);
+        gcev_source_close(&a);
+        remove(path);
+        free(want);
+    }
+}
+
 static void test_source_read_error_is_io(void **st)
 {
     (void)st;
@@ -474,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_source_file_take_peek_skip),
         cmocka_unit_test(test_source_big_files_read_whole_or_mapped),
         cmocka_unit_test(test_source_file_with_the_magic_is_read_once_through_the_window),
+        cmocka_unit_test(test_source_window_kept_for_the_next_source_small_files_on_the_heap),
         cmocka_unit_test(test_source_read_error_is_io),
         cmocka_unit_test(test_open_missing_file_sets_errno_enoent),
         cmocka_unit_test(test_source_directory_refused_with_eisdir),
