@@ -99,7 +99,7 @@ for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$t10"/svr-dat
     [ -f "$f" ] || continue
     # bigtraces also holds what other benches keep beside their traces (bench_allocs' .shape)
     case $f in *.nettrace | *.netperf | *.etl) ;; *) continue ;; esac
-    size=$(stat -c %s "$f")
+    size=$(stat -L -c %s "$f")
     passes=$(( size > 20000000 ? 1 : (size > 1000000 ? 2 : 20) ))
     w=$(ir walk_loop "$build/bench/bench_trace" --callgrind "$passes" "$f")
     n=$(events walk_loop)

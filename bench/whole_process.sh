@@ -54,7 +54,7 @@ for f in "$big"/* "$net10"; do
     # bigtraces also holds what other benches keep beside their traces (bench_allocs' .shape)
     case $f in *.nettrace | *.netperf | *.etl) ;; *) continue ;; esac
     cat "$f" >/dev/null # into the page cache
-    size=$(stat -c %s "$f")
+    size=$(stat -L -c %s "$f")
     r=$(best "$build/bench/bench_read" "$f")
     c=$(best "$gcev" count "$f")
     n=$("$gcev" count --format json "$f" | sed -n 's/.*"total_events": \([0-9]*\).*/\1/p')
@@ -74,7 +74,7 @@ printf '%-58s %10s %10s %8s %8s %10s %8s %8s\n' trace file_KiB stats heap %file 
 for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl "$big"/* "$net10"; do
     [ -f "$f" ] || continue
     case $f in *.nettrace | *.netperf | *.etl) ;; *) continue ;; esac
-    kb=$(( $(stat -c %s "$f") / 1024 ))
+    kb=$(( $(stat -L -c %s "$f") / 1024 ))
     s=$(rss "$gcev" stats "$f")
     d=$(rss "$gcev" dump --format jsonl --sort time "$f")
     hs=$(( s - kb - base_stats ))
@@ -98,7 +98,7 @@ if command -v valgrind >/dev/null; then
     printf '%-58s %10s %10s %8s %10s %8s\n' trace file_B stats %file dump-time %file
     for f in "$corpus"/*.nettrace "$corpus"/*.netperf "$corpus"/*.etl; do
         [ -f "$f" ] || continue
-        b=$(stat -c %s "$f")
+        b=$(stat -L -c %s "$f")
         s=$(heap "$gcev" stats "$f")
         d=$(heap "$gcev" dump --format jsonl --sort time "$f")
         printf '%-58s %10s %10s %8s %10s %8s\n' "$(basename "$f")" "$b" "$s" \
