@@ -312,10 +312,10 @@ static void window_free(uint8_t *b)
     }
 }
 
-/* GCEV_SOURCE_SMALL_FILE: a file read through the window whose size is at most this is read
- * onto the C heap, a window of its size: a 582-byte trace walked in 17 us here with a kept
- * huge page, but the first one a process maps, faults in and zeroes costs about 100 us, and a
- * heap page that is new to the process about 14 us (a virtual machine's page faults). */
+/* GCEV_SOURCE_SMALL_FILE: a regular file of at most this many bytes is read whole onto the C
+ * heap (small_file_read), whatever its format: the first 2 MiB window a process has costs
+ * about 100 us here (mapped, faulted in, zeroed), a mapping about 25 us to set up and take
+ * down, a heap page that is new to the process about 14 us (a virtual machine's page faults). */
 enum {
     GCEV_SOURCE_DEFAULT_MAX_TAKE = 256u << 20,
     GCEV_SOURCE_MIN_WINDOW = 64u << 10,
@@ -361,6 +361,40 @@ gcev_status gcev_source_init_reader(gcev_source *s, gcev_read_fn read, void *ctx
     return GCEV_OK;
 }
 
+/* A small regular file (GCEV_SOURCE_SMALL_FILE) of `size` bytes at its stat read whole onto
+ * the heap, fd closed: in memory, random access. A file that shrinks while read keeps the
+ * bytes read, as os_load does; a read error is the open's, at its offset. */
+static gcev_status small_file_read(gcev_source *s, int fd, size_t size, gcev_error *err)
+{
+    uint8_t *b = malloc(size);
+    if (!b) {
+        os_close(fd);
+        return source_fail(err, GCEV_E_NOMEM, 0, "cannot hold the trace file");
+    }
+    size_t got = 0;
+    while (got < size) {
+        long long r = os_read(fd, b + got, size - got);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r < 0) {
+            s->os_errno = errno;
+            free(b);
+            os_close(fd);
+            return source_fail(err, GCEV_E_IO, got, "read error on the trace input");
+        }
+        if (r == 0) {
+            break;
+        }
+        got += (size_t)r;
+    }
+    os_close(fd);
+    s->base = b;
+    s->size = got;
+    s->small = 1;
+    return GCEV_OK;
+}
+
 gcev_status gcev_source_init_file(gcev_source *s, const char *path, gcev_error *err)
 {
     return gcev_source_init_file_once(s, path, NULL, 0, err);
@@ -384,6 +418,9 @@ gcev_status gcev_source_init_file_once(gcev_source *s, const char *path, const v
         os_close(fd); /* open() gives a directory to O_RDONLY; read() would fail later */
         s->os_errno = errno = EISDIR;
         return source_fail(err, GCEV_E_IO, 0, "cannot open the trace file");
+    }
+    if (have_stat && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= GCEV_SOURCE_SMALL_FILE) {
+        return small_file_read(s, fd, (size_t)st.st_size, err);
     }
     if (have_stat && S_ISREG(st.st_mode) && st.st_size > 0 && os_starts_with(fd, magic, n)) {
         s->fd = fd; /* read once through the window (gcev_source.h) */
@@ -427,6 +464,9 @@ void gcev_source_close(gcev_source *s)
     }
     if (s->mapped && s->base) {
         os_unmap(s->base, s->map_len);
+    }
+    if (s->small) {
+        free((void *)(uintptr_t)s->base);
     }
     if (s->fd >= 0) {
         os_close(s->fd);
@@ -480,9 +520,7 @@ static gcev_status source_fill(gcev_source *s, size_t n, size_t *got, gcev_error
         s->buf_len = have;
         s->buf_off = 0;
     }
-    /* a file of a few pages has them as its window (GCEV_SOURCE_SMALL_FILE) */
-    const int small = s->size && s->size <= GCEV_SOURCE_SMALL_FILE && n <= s->size;
-    if (!GCEV_ASAN && !s->buf && !small && n <= HUGE_PAGE && (s->buf = window_alloc()) != NULL) {
+    if (!GCEV_ASAN && !s->buf && n <= HUGE_PAGE && (s->buf = window_alloc()) != NULL) {
         /* One huge page from the start: a window grown from 64 KiB by realloc faults in every
          * 4 KiB page it touches (about 50 faults, ~1 ms, for a NetTrace walk on a virtual
          * machine with costly page tables), and a 2 MiB window moves its unread tail rarely.
@@ -492,7 +530,7 @@ static gcev_status source_fill(gcev_source *s, size_t n, size_t *got, gcev_error
         s->buf_cap = HUGE_PAGE;
     }
     if (s->buf_cap < n) {
-        size_t cap = s->buf_cap ? s->buf_cap : small ? (size_t)s->size : GCEV_SOURCE_MIN_WINDOW;
+        size_t cap = s->buf_cap ? s->buf_cap : GCEV_SOURCE_MIN_WINDOW;
         while (cap < n) {
             cap = (cap > SIZE_MAX / 2) ? n : cap * 2;
         }

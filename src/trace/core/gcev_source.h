@@ -19,6 +19,7 @@ typedef struct gcev_source {
     int mapped;          /* 1 when base came from mmap (must be unmapped) */
     size_t map_len;      /* when mapped: the length to unmap */
     int loaded;          /* 1 when the mapping holds the file read whole (2 MiB pages), not the file */
+    int small;           /* 1 when base is a small file read whole onto the C heap (to free) */
     int fd;              /* file descriptor when the file could not be mapped, else -1 */
     gcev_read_fn read;   /* callback input */
     void *ctx;

@@ -203,7 +203,8 @@ static void test_source_file_take_peek_skip(void **st)
     gcev_source s;
     gcev_error err;
     assert_int_equal(gcev_source_init_file(&s, path, &err), GCEV_OK);
-    assert_int_equal(s.mapped, 1);
+    assert_int_equal(s.small, 1); /* 300 bytes: read onto the heap */
+    assert_int_equal(s.mapped, 0);
     exercise(&s);
     gcev_source_close(&s);
     remove(path);
@@ -323,8 +324,9 @@ static void take_rest(gcev_source *s, size_t at, const uint8_t *want, size_t siz
 }
 
 /* A closed source's 2 MiB window is kept for the next source (one window, never two sources
- * at once), whose reads give it its own bytes; a file of at most 16 KiB is read onto the C
- * heap, a window of its size, rather than onto a huge page. */
+ * at once), whose reads give it its own bytes; a regular file of at most 16 KiB, with the
+ * magic or not, is read whole onto the C heap (in memory, random access), one byte more is
+ * not. */
 static void test_source_window_kept_for_the_next_source_small_files_on_the_heap(void **st)
 {
     (void)st;
@@ -369,23 +371,22 @@ static void test_source_window_kept_for_the_next_source_small_files_on_the_heap(
     gcev_source_close(&a);
     remove(path);
     free(want);
-    /* 16 KiB and less: a heap window of the file's size; one byte more: the huge page */
+    /* 16 KiB and less: onto the heap; one byte more: the window (magic) or mapped (none) */
     const size_t smalls[] = {9, 16u << 10, (16u << 10) + 1};
     for (size_t i = 0; i < sizeof smalls / sizeof smalls[0]; i++) {
         const size_t small = smalls[i];
         want = patterned_file(path, small, "Nettrace");
-        assert_int_equal(gcev_source_init_file_once(&a, path, "Nettrace", 8, &err), GCEV_OK);
-        assert_int_equal(gcev_source_take(&a, 1, &v, &err), GCEV_OK);
-        if (small <= (16u << 10)) {
-            assert_false(a.buf_huge);
-            assert_int_equal(a.buf_cap, small);
-        } else {
-            assert_int_equal(a.buf_huge, huge);
+        for (int magic = 0; magic < 2; magic++) {
+            assert_int_equal(gcev_source_init_file_once(&a, path, magic ? "Nettrace" : NULL, magic ? 8 : 0, &err),
+                             GCEV_OK);
+            const int heap = small <= (16u << 10);
+            assert_int_equal(a.small, heap);
+            assert_int_equal(gcev_source_random(&a), heap || !magic);
+            assert_int_equal(a.mapped, !heap && !magic);
+            assert_int_equal(a.fd >= 0, !heap && magic);
+            take_rest(&a, 0, want, small);
+            gcev_source_close(&a);
         }
-        gcev_source_close(&a);
-        assert_int_equal(gcev_source_init_file_once(&a, path, "Nettrace", 8, &err), GCEV_OK);
-        take_rest(&a, 0, want, small);
-        gcev_source_close(&a);
         remove(path);
         free(want);
     }
