@@ -73,7 +73,7 @@ int gcev_cmd_stats(int argc, char **argv)
     cli_live_opts live;
     memset(&live, 0, sizeof live);
     live.no_stacks = 1; /* the GC analysis reads none */
-    int live_opt = 0; /* a live-session option was given */
+    int live_opt = 0;   /* a live-session option was given */
     int keep_going = 0;
     int table_opt = 0; /* --table given */
     int list_metrics = 0;

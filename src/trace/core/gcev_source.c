@@ -419,7 +419,8 @@ gcev_status gcev_source_init_file_once(gcev_source *s, const char *path, const v
         s->os_errno = errno = EISDIR;
         return source_fail(err, GCEV_E_IO, 0, "cannot open the trace file");
     }
-    if (have_stat && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= GCEV_SOURCE_SMALL_FILE) {
+    if (have_stat && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= GCEV_SOURCE_SMALL_FILE) {
         return small_file_read(s, fd, (size_t)st.st_size, err);
     }
     if (have_stat && S_ISREG(st.st_mode) && st.st_size > 0 && os_starts_with(fd, magic, n)) {

@@ -377,8 +377,9 @@ static void test_source_window_kept_for_the_next_source_small_files_on_the_heap(
         const size_t small = smalls[i];
         want = patterned_file(path, small, "Nettrace");
         for (int magic = 0; magic < 2; magic++) {
-            assert_int_equal(gcev_source_init_file_once(&a, path, magic ? "Nettrace" : NULL, magic ? 8 : 0, &err),
-                             GCEV_OK);
+            assert_int_equal(
+                gcev_source_init_file_once(&a, path, magic ? "Nettrace" : NULL, magic ? 8 : 0, &err),
+                GCEV_OK);
             const int heap = small <= (16u << 10);
             assert_int_equal(a.small, heap);
             assert_int_equal(gcev_source_random(&a), heap || !magic);
