@@ -2,7 +2,8 @@
 /*
  * Byte input for the trace readers (see gcev_source.h).
  *
- * Files are in memory whole when possible (mapped, or read into 2 MiB pages: see os_load)
+ * Files are in memory whole when possible (mapped, read into 2 MiB pages: see os_load, or, up to
+ * 16 KiB, onto the heap: see small_file_read)
  * so that take() is a pointer bump and a block is handed to the parser without a copy. When mapping fails
  * (pipes, special files, exhausted address space) the descriptor is read with read() through the same window
  * code as caller callbacks.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Byte input for the trace readers: a mapped file, a caller's memory buffer, a
+ * Byte input for the trace readers: a file in memory (mapped, or read whole), a caller's memory buffer, a
  * non-seekable read callback, or an archive entry inflated as it is read
  * (gcev_archive.h). take() returns a view of exactly n bytes; for files and
  * memory it points into the mapping (zero copy), for callbacks and archive
@@ -45,8 +45,9 @@ typedef struct gcev_source {
 gcev_status gcev_source_init_memory(gcev_source *s, const uint8_t *data, size_t size);
 gcev_status gcev_source_init_file(gcev_source *s, const char *path, gcev_error *err);
 /*
- * As gcev_source_init_file, but a regular file that begins with the n bytes of magic is read
- * through the window (read() calls) rather than loaded or mapped: for a reader that walks it
+ * As gcev_source_init_file, but a regular file of more than 16 KiB (smaller ones are read whole
+ * onto the heap either way) that begins with the n bytes of magic is read through the window
+ * (read() calls) rather than loaded or mapped: for a reader that walks it
  * once, front to back, and needs no more than a block at a time. Loading a file of 2-256 MiB
  * whole costs the kernel zeroing and freeing as many pages as it has bytes; a window of about
  * a block stays in the cache (the 47 MB NetTrace V4 trace of bench/whole_process.sh: about a
@@ -55,7 +56,8 @@ gcev_status gcev_source_init_file(gcev_source *s, const char *path, gcev_error *
 gcev_status gcev_source_init_file_once(gcev_source *s, const char *path, const void *magic, size_t n,
                                        gcev_error *err);
 gcev_status gcev_source_init_reader(gcev_source *s, gcev_read_fn read, void *ctx);
-/* Closes the input: unmaps or closes the file, frees the window, releases an owned ctx. */
+/* Closes the input: unmaps, frees or closes the file, frees the window (a 2 MiB one is kept for
+ * the next source), releases an owned ctx. */
 void gcev_source_close(gcev_source *s);
 
 /*
